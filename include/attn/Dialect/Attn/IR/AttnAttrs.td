@@ -1,0 +1,121 @@
+//===- AttnAttrs.td - attn attributes ----------------------*- tablegen -*-===//
+//
+// Masks and tile configurations. Both live on the IR (never in global state):
+// the passes that choose write them, the passes that lower read them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_DIALECT_ATTN_IR_ATTNATTRS_TD
+#define ATTN_DIALECT_ATTN_IR_ATTNATTRS_TD
+
+include "attn/Dialect/Attn/IR/AttnBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Attn_MaskKind : I32EnumAttr<"MaskKind", "kind of attention mask", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Causal", 1, "causal">,
+    I32EnumAttrCase<"Window", 2, "window">
+  ]> {
+  let cppNamespace = "::mlir::attn";
+  let genSpecializedAttr = 0;
+}
+
+def Attn_MaskAlignment : I32EnumAttr<"MaskAlignment",
+    "where query row 0 sits relative to the keys when Nq != Nk", [
+    I32EnumAttrCase<"TopLeft", 0, "top_left">,
+    I32EnumAttrCase<"BottomRight", 1, "bottom_right">
+  ]> {
+  let cppNamespace = "::mlir::attn";
+  let genSpecializedAttr = 0;
+}
+
+def Attn_MaskAttr : Attn_Attr<"Mask", "mask"> {
+  let summary = "Which keys each query may attend to";
+  let description = [{
+    Query row `i` may attend to key `j` iff
+
+    ```
+    i' - left <= j <= i' + right,   i' = i + (align == bottom_right ? Nk - Nq : 0)
+    ```
+
+    * `none`: every key is visible (`left = right = infinity`).
+    * `causal`: `left = infinity, right = 0`.
+    * `window`: a sliding window with explicit non-negative `left` and
+      `right` extents.
+
+    The alignment only matters when `Nq != Nk`. `top_left` is PyTorch's
+    `is_causal=True` convention (query 0 sees key 0); `bottom_right` is
+    FlashAttention's (the last query sees the last key). With bottom-right
+    alignment and `Nq > Nk`, the first `Nq - Nk` causal rows see no key: their
+    output is defined to be 0 and their log-sum-exp `-inf`.
+
+    ```mlir
+    #attn.mask<none>
+    #attn.mask<causal, bottom_right>
+    #attn.mask<window, top_left, left = 128, right = 0>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Attn_MaskKind>:$kind,
+    EnumParameter<Attn_MaskAlignment>:$alignment,
+    "int64_t":$left,
+    "int64_t":$right
+  );
+  let builders = [
+    AttrBuilder<(ins), [{
+      return $_get($_ctxt, MaskKind::None, MaskAlignment::TopLeft, 0, 0);
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether keys to the left of the diagonal are unbounded.
+    bool isLeftUnbounded() const { return getKind() != MaskKind::Window; }
+    /// Whether keys to the right of the diagonal are unbounded.
+    bool isRightUnbounded() const { return getKind() == MaskKind::None; }
+    /// The right extent; 0 for causal masks.
+    int64_t getRightExtent() const {
+      return getKind() == MaskKind::Causal ? 0 : getRight();
+    }
+  }];
+}
+
+def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
+  let summary = "Tile sizes and launch parameters of an attention kernel";
+  let description = [{
+    `block_m` query rows and `block_n` key rows per tile, `warps` per
+    program (GPU targets), and `stages` of K/V blocks in flight (GPU
+    targets). The `attn-default-config` pass fills it in from a heuristic
+    when an `attn.attention` op carries none; autotuning passes write it too.
+
+    ```mlir
+    #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$block_m,
+    "int64_t":$block_n,
+    "int64_t":$warps,
+    "int64_t":$stages
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Attn_KVRangeKind : I32EnumAttr<"KVRangeKind",
+    "which K/V blocks an attn.kv_range op counts", [
+    I32EnumAttrCase<"Visible", 0, "visible">,
+    I32EnumAttrCase<"Unmasked", 1, "unmasked">
+  ]> {
+  let cppNamespace = "::mlir::attn";
+}
+
+def Attn_ReductionKind : I32EnumAttr<"ReductionKind",
+    "row reduction of a tile", [
+    I32EnumAttrCase<"Max", 0, "max">,
+    I32EnumAttrCase<"Sum", 1, "sum">
+  ]> {
+  let cppNamespace = "::mlir::attn";
+}
+
+#endif // ATTN_DIALECT_ATTN_IR_ATTNATTRS_TD

@@ -1,0 +1,286 @@
+//===- AttnTileOps.td - the tile-level (Triton-like) ops ---*- tablegen -*-===//
+//
+// Tiles are statically shaped ranked tensors. Global buffers are memrefs.
+// Element-wise math on tiles is `arith`/`math` on those tensors; the ops here
+// are what those dialects do not express: program instances, boundary-aware
+// block loads and stores, tile matmul, masks, row reductions and broadcasts,
+// the online-softmax update and the range of K/V blocks a query block visits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_DIALECT_ATTN_IR_ATTNTILEOPS_TD
+#define ATTN_DIALECT_ATTN_IR_ATTNTILEOPS_TD
+
+include "attn/Dialect/Attn/IR/AttnAttrs.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Attn_Tile : RankedTensorOf<[AnyFloat], [HasStaticShapePred], "tile">;
+def Attn_F32Tile2D : 2DTensorOf<[F32]>;
+def Attn_F32Tile1D : 1DTensorOf<[F32]>;
+
+//===----------------------------------------------------------------------===//
+// Program structure
+//===----------------------------------------------------------------------===//
+
+def Attn_ProgramOp : Attn_Op<"program", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "A grid of program instances (one per query block x batch*head)";
+  let description = [{
+    Runs its body once for every pair `(m, bh)` with `0 <= m < grid_m` and
+    `0 <= bh < grid_bh`, in no particular order and possibly concurrently.
+    The two block arguments are the program ids: `m` is the query block,
+    `bh` is `batch * num_heads + head`. Instances must not depend on each
+    other; each writes a disjoint part of the outputs. The optional `config`
+    records the tile configuration the body was built for, for the lowerings
+    that need it (threads per program, pipeline depth).
+
+    ```mlir
+    attn.program (%m, %bh) in (%num_m_blocks, %num_bh) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Index:$grid_m, Index:$grid_bh,
+                       OptionalAttr<Attn_TileConfigAttr>:$config);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "Value":$gridM, "Value":$gridBH, "TileConfigAttr":$config)>
+  ];
+  let extraClassDeclaration = [{
+    /// The query-block program id.
+    BlockArgument getBlockIdM() { return getBody().getArgument(0); }
+    /// The batch*head program id.
+    BlockArgument getBlockIdBH() { return getBody().getArgument(1); }
+  }];
+}
+
+def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure]> {
+  let summary = "Range of K/V blocks that a query block visits";
+  let description = [{
+    For the query rows `[row_start, min(row_start + block_m, num_queries))`
+    and keys cut into blocks of `block_n`, returns the half-open range
+    `[lower, upper)` of key-block indices that are
+
+    * `visible`: hold at least one key in bounds and unmasked for at least one
+      of those rows (blocks outside it are skipped entirely), or
+    * `unmasked`: hold only keys in bounds and unmasked for every one of those
+      rows, so that they need no element mask. The range may be empty
+      (`lower >= upper`) and is not clamped to the visible range.
+
+    Loop bounds are computed once per program, not tested per block.
+
+    ```mlir
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>}
+    ```
+  }];
+  let arguments = (ins Attn_KVRangeKind:$kind, Index:$row_start,
+                       Index:$num_queries, Index:$num_keys,
+                       Attn_MaskAttr:$mask,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$block_m,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$block_n);
+  let results = (outs Index:$lower, Index:$upper);
+  let assemblyFormat = [{
+    $kind $row_start `,` $num_queries `,` $num_keys attr-dict
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Attn_LoadOp : Attn_Op<"load", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Load a tile from a global buffer, zero outside its bounds";
+  let description = [{
+    Reads a tile whose rank `r` is at most the buffer's. The indices give the
+    position of the tile's first element; the tile spans the buffer's last
+    `r` dimensions from there (the leading indices pick the batch and head).
+    Elements that fall outside the buffer read as zero, so a block that
+    overhangs the end of a sequence is safe to load.
+
+    ```mlir
+    %q = attn.load %Q[%b, %h, %row0, %c0]
+        : memref<?x?x?x64xf16> -> tensor<64x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices);
+  let results = (outs Attn_Tile:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_StoreOp : Attn_Op<"store", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Store a tile into a global buffer, dropping what overhangs it";
+  let description = [{
+    The converse of `attn.load`: the tile spans the buffer's last `r`
+    dimensions from the given indices; elements outside the buffer are not
+    written.
+
+    ```mlir
+    attn.store %o, %O[%b, %h, %row0, %c0]
+        : tensor<64x64xf16>, memref<?x?x?x64xf16>
+    ```
+  }];
+  let arguments = (ins Attn_Tile:$value, AnyMemRef:$dest,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` attr-dict `:` type($value) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Attn_DotOp : Attn_Op<"dot", [Pure,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Tile matrix product with f32 accumulation";
+  let description = [{
+    `result = acc + a * b` (or `a * b^T` with `transpose_b`), with `a` of
+    shape `[M, K]`, `b` of shape `[K, N]` (`[N, K]` transposed), products
+    and sums in f32. `a` and `b` share an element type.
+
+    ```mlir
+    %s = attn.dot %q, %k, %zero transpose_b
+        : tensor<64x64xf16>, tensor<32x64xf16> -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Attn_Tile:$a, Attn_Tile:$b, Attn_F32Tile2D:$acc,
+                       UnitAttr:$transpose_b);
+  let results = (outs Attn_F32Tile2D:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? attr-dict `:` type($a)
+    `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "Set masked and out-of-bounds scores to -inf";
+  let description = [{
+    Element `(r, c)` of the score tile belongs to query `row_start + r` and
+    key `col_start + c`. It becomes `-inf` when the key is out of bounds
+    (`>= num_keys`) or when `mask` hides it from that query; other elements
+    pass through.
+
+    ```mlir
+    %sm = attn.mask %s rows %row0 of %nq cols %col0 of %nk
+        {mask = #attn.mask<causal, bottom_right>} : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile2D:$scores, Index:$row_start,
+                       Index:$num_queries, Index:$col_start, Index:$num_keys,
+                       Attn_MaskAttr:$mask);
+  let results = (outs Attn_F32Tile2D:$result);
+  let assemblyFormat = [{
+    $scores `rows` $row_start `of` $num_queries `cols` $col_start `of`
+    $num_keys attr-dict `:` type($scores)
+  }];
+}
+
+def Attn_ReduceRowsOp : Attn_Op<"reduce_rows", [Pure]> {
+  let summary = "Reduce each row of a 2-D f32 tile (max or sum)";
+  let description = [{
+    `result[r] = max_c t[r, c]` (identity `-inf`) or `sum_c t[r, c]`
+    (identity `0`).
+
+    ```mlir
+    %rowmax = attn.reduce_rows max %t : tensor<64x32xf32> -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Attn_ReductionKind:$kind, Attn_F32Tile2D:$input);
+  let results = (outs Attn_F32Tile1D:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Attn_BroadcastRowsOp : Attn_Op<"broadcast_rows", [Pure]> {
+  let summary = "Broadcast a per-row value across the columns of a tile";
+  let description = [{
+    `result[r, c] = input[r]`.
+
+    ```mlir
+    %b = attn.broadcast_rows %m : tensor<64xf32> -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile1D:$input);
+  let results = (outs Attn_F32Tile2D:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
+    AllTypesMatch<["scores", "probs"]>,
+    AllTypesMatch<["max", "sum", "new_max", "new_sum"]>,
+    AllTypesMatch<["acc", "new_acc"]>]> {
+  let summary = "One step of the online softmax over a block of scores";
+  let description = [{
+    With `t = scores * scale_log2e` (the softmax scale times log2(e), so that
+    `exp2` replaces `exp`), the running row maximum `m` and row sum `l` (both
+    in that base-2 domain) and the output accumulator `acc`:
+
+    ```
+    m_new = max(m, rowmax(t))
+    m_ref = (m_new == -inf) ? 0 : m_new      // rows with nothing visible yet
+    p     = exp2(t - m_ref)                  // broadcast along rows
+    alpha = exp2(m - m_ref)
+    l_new = alpha * l + rowsum(p)
+    acc_new = alpha * acc                    // broadcast along columns
+    ```
+
+    The caller then adds `p * V_block` to `acc_new`. Using `m_ref` keeps a
+    row whose scores are all `-inf` at `p = 0, l = 0` instead of NaN.
+
+    ```mlir
+    %p, %m1, %l1, %acc1 = attn.online_softmax %s, %m, %l, %acc
+        {scale_log2e = 0.18033688 : f32}
+        : tensor<64x32xf32>, tensor<64xf32>, tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile2D:$scores, Attn_F32Tile1D:$max,
+                       Attn_F32Tile1D:$sum, Attn_F32Tile2D:$acc,
+                       F32Attr:$scale_log2e);
+  let results = (outs Attn_F32Tile2D:$probs, Attn_F32Tile1D:$new_max,
+                      Attn_F32Tile1D:$new_sum, Attn_F32Tile2D:$new_acc);
+  let assemblyFormat = [{
+    $scores `,` $max `,` $sum `,` $acc attr-dict `:` type($scores) `,`
+    type($max) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_FinalizeOp : Attn_Op<"finalize", [Pure,
+    AllTypesMatch<["acc", "output"]>, AllTypesMatch<["max", "sum", "lse"]>]> {
+  let summary = "Normalise the accumulator and form the log-sum-exp";
+  let description = [{
+    From the accumulator and the running max/sum of `attn.online_softmax`:
+
+    ```
+    out = (l > 0) ? acc / l : 0
+    lse = (l > 0) ? (m + log2(l)) * ln(2) : -inf     // natural log
+    ```
+
+    ```mlir
+    %o, %lse = attn.finalize %acc, %m, %l
+        : tensor<64x64xf32>, tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile2D:$acc, Attn_F32Tile1D:$max,
+                       Attn_F32Tile1D:$sum);
+  let results = (outs Attn_F32Tile2D:$output, Attn_F32Tile1D:$lse);
+  let assemblyFormat = [{
+    $acc `,` $max `,` $sum attr-dict `:` type($acc) `,` type($max)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // ATTN_DIALECT_ATTN_IR_ATTNTILEOPS_TD

@@ -1,0 +1,30 @@
+//===- Passes.h - attn dialect transformations ------------------*- C++ -*-===//
+
+#ifndef ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_H
+#define ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_H
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace attn {
+
+#define GEN_PASS_DECL
+#include "attn/Dialect/Attn/Transforms/Passes.h.inc"
+
+/// The tile configuration the heuristic picks for an op with head dim `d`.
+TileConfigAttr getDefaultTileConfig(MLIRContext *ctx, int64_t headDim);
+
+/// Patterns that rewrite attn.online_softmax and attn.finalize into
+/// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.
+void populateDecomposeOnlineSoftmaxPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "attn/Dialect/Attn/Transforms/Passes.h.inc"
+
+} // namespace attn
+} // namespace mlir
+
+#endif // ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_H

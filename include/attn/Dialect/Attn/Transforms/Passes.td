@@ -1,0 +1,108 @@
+//===- Passes.td - attn dialect transformations ------------*- tablegen -*-===//
+
+#ifndef ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_TD
+#define ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AttnDefaultConfig : Pass<"attn-default-config"> {
+  let summary = "Attach a heuristic #attn.tile_config to attention ops that have none";
+  let description = [{
+    Leaves ops that already carry a `config` alone (a user's or an
+    autotuner's choice wins). The heuristic follows FlashAttention-2 on
+    sm_80-class GPUs: `block_m = 64`, `block_n = 64` for head dims up to 128
+    and 32 above, 4 warps, 2 stages.
+
+    ```mlir
+    // Before
+    attn.attention ins(...) outs(...)
+    // After
+    attn.attention ins(...) outs(...)
+      {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>}
+    ```
+  }];
+  let dependentDialects = ["::mlir::attn::AttnDialect"];
+}
+
+def AttnTile : Pass<"attn-tile"> {
+  let summary = "Turn attn.attention on memrefs into a FlashAttention tile program";
+  let description = [{
+    Replaces each `attn.attention` on memrefs with an `attn.program` over
+    `(ceildiv(Nq, block_m), B * Hq)` instances. Each instance loads its query
+    block, runs the online softmax over the K/V blocks that
+    `attn.kv_range visible` returns (every block masked with `attn.mask`),
+    normalises with `attn.finalize` and stores the output and log-sum-exp.
+    GQA maps query head `h` to K/V head `h / (Hq / Hkv)` by index arithmetic.
+
+    The tile configuration comes from the op's `config` (run
+    `attn-default-config` first). Ops on tensors must be bufferized first;
+    head dims must be static. Both are diagnosed.
+
+    ```mlir
+    // Before
+    attn.attention ins(%q, %k, %v : ...) outs(%o : ...) {config = #cfg, ...}
+    // After (abridged)
+    attn.program (%m, %bh) in (%gm, %gbh) {
+      %qt = attn.load %q[%b, %h, %row0, %c0] : ... -> tensor<64x64xf16>
+      %lo, %hi = attn.kv_range visible %row0, %nq, %nk {...}
+      %r:3 = scf.for %j = %lo to %hi step %c1 iter_args(%mi = %m0, %li = %l0, %acc = %a0) -> (...) {
+        %kt = attn.load %k[...] ...
+        %s  = attn.dot %qt, %kt, %zero transpose_b ...
+        %sm = attn.mask %s rows %row0 of %nq cols %col0 of %nk {...}
+        %p, %mn, %ln, %an = attn.online_softmax %sm, %mi, %li, %acc {...}
+        ...
+        %acc2 = attn.dot %pt, %vt, %an ...
+        scf.yield %mn, %ln, %acc2 : ...
+      }
+      %o, %lse = attn.finalize %r#2, %r#0, %r#1 ...
+      attn.store %o, %out[%b, %h, %row0, %c0] ...
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::attn::AttnDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
+  let summary = "Peel masked K/V blocks off the unmasked ones";
+  let description = [{
+    Finds each `scf.for` whose bounds are the results of one
+    `attn.kv_range visible` and whose body applies an `attn.mask`, and splits
+    it into three consecutive loops over `[lo, a)`, `[a, b)` and `[b, hi)`,
+    where `[a, b)` is the `attn.kv_range unmasked` range clamped into
+    `[lo, hi)`. The middle loop drops its `attn.mask`: its blocks are wholly
+    visible and in bounds. Blocks wholly masked were already outside
+    `[lo, hi)`. The loop-carried running max, sum and accumulator thread
+    through the three loops; the softmax is order-independent.
+
+    ```mlir
+    // After (abridged)
+    %lo, %hi = attn.kv_range visible ...
+    %ulo, %uhi = attn.kv_range unmasked ...
+    %a = clamp(%ulo, %lo, %hi)  %b = clamp(%uhi, %a, %hi)
+    %r0:3 = scf.for %j = %lo to %a ... { ... attn.mask ... }
+    %r1:3 = scf.for %j = %a to %b ... { ... no attn.mask ... }
+    %r2:3 = scf.for %j = %b to %hi ... { ... attn.mask ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def AttnDecomposeOnlineSoftmax : Pass<"attn-decompose-online-softmax"> {
+  let summary = "Spell attn.online_softmax and attn.finalize out in smaller tile ops";
+  let description = [{
+    Rewrites the two composite softmax ops into `attn.reduce_rows`,
+    `attn.broadcast_rows` and `arith`/`math` on tiles, for targets (the CPU)
+    that have no fused lowering of them. The -inf guards are kept: a row
+    with no visible key yields `p = 0`, `l = 0`, output 0 and LSE `-inf`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::attn::AttnDialect"];
+}
+
+#endif // ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_TD

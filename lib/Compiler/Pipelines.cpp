@@ -1,0 +1,72 @@
+//===- Pipelines.cpp - named attn pass pipelines --------------------------===//
+
+#include "attn/Compiler/Pipelines.h"
+#include "attn/Conversion/Passes.h"
+#include "attn/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,
+                                         const CPUPipelineOptions &options) {
+  // 1. High level: pick tile sizes, bufferize attn.attention on tensors.
+  pm.addPass(createAttnDefaultConfig());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  // The softmax state is carried across K/V blocks in new buffers.
+  bufferize.allowReturnAllocsFromLoops = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+
+  // 2. Tile level: tile, split masked blocks, decompose the softmax.
+  pm.addPass(createAttnTile());
+  if (options.splitKVLoop)
+    pm.addPass(createAttnSplitKVLoop());
+  pm.addPass(createAttnDecomposeOnlineSoftmax());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // 3. Tiles to linalg on tensors and loops, then to buffers.
+  pm.addPass(createConvertAttnTileToLinalg());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // 4. Loops and scalars to LLVM.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::attn::registerAttnPipelines() {
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "attn-lower-to-cpu",
+      "Lower attn.attention to the LLVM dialect for the host CPU (runs "
+      "under mlir-runner)",
+      buildLowerToCPUPipeline);
+}

@@ -1,0 +1,111 @@
+//===- AttnAttrs.cpp - mask and tile-configuration attributes -------------===//
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+//===----------------------------------------------------------------------===//
+// MaskAttr
+//===----------------------------------------------------------------------===//
+
+// Syntax: `<none>`, `<causal, ALIGN>`, `<window, ALIGN, left = L, right = R>`.
+// Causal and window masks must spell their alignment out: PyTorch and
+// FlashAttention disagree on the default when Nq != Nk.
+Attribute MaskAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  auto emitErr = [&](SMLoc loc) {
+    return parser.emitError(loc);
+  };
+  if (parser.parseLess())
+    return {};
+  SMLoc kindLoc = parser.getCurrentLocation();
+  StringRef kindStr;
+  if (parser.parseKeyword(&kindStr))
+    return {};
+  std::optional<MaskKind> kind = symbolizeMaskKind(kindStr);
+  if (!kind) {
+    emitErr(kindLoc) << "unknown mask kind '" << kindStr
+                     << "' (expected none, causal or window)";
+    return {};
+  }
+  MaskAlignment align = MaskAlignment::TopLeft;
+  int64_t left = 0, right = 0;
+  if (*kind != MaskKind::None) {
+    SMLoc alignLoc;
+    StringRef alignStr;
+    if (parser.parseComma())
+      return {};
+    alignLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&alignStr))
+      return {};
+    std::optional<MaskAlignment> a = symbolizeMaskAlignment(alignStr);
+    if (!a) {
+      emitErr(alignLoc) << "unknown mask alignment '" << alignStr
+                        << "' (expected top_left or bottom_right)";
+      return {};
+    }
+    align = *a;
+  }
+  if (*kind == MaskKind::Window) {
+    if (parser.parseComma() || parser.parseKeyword("left") ||
+        parser.parseEqual() || parser.parseInteger(left) ||
+        parser.parseComma() || parser.parseKeyword("right") ||
+        parser.parseEqual() || parser.parseInteger(right))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MaskAttr>(ctx, *kind, align, left, right);
+}
+
+void MaskAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMaskKind(getKind());
+  if (getKind() != MaskKind::None)
+    printer << ", " << stringifyMaskAlignment(getAlignment());
+  if (getKind() == MaskKind::Window)
+    printer << ", left = " << getLeft() << ", right = " << getRight();
+  printer << ">";
+}
+
+LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               MaskKind kind, MaskAlignment, int64_t left,
+                               int64_t right) {
+  if (kind == MaskKind::Window) {
+    if (left < 0 || right < 0)
+      return emitError() << "window extents must be non-negative, got left = "
+                         << left << ", right = " << right;
+    return success();
+  }
+  if (left != 0 || right != 0)
+    return emitError() << "only window masks carry left/right extents";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TileConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t blockM, int64_t blockN, int64_t warps,
+                       int64_t stages) {
+  auto checkBlock = [&](StringRef name, int64_t v) -> LogicalResult {
+    if (v <= 0 || v > 256 || !llvm::isPowerOf2_64(v))
+      return emitError() << name << " must be a power of two in [1, 256], got "
+                         << v;
+    return success();
+  };
+  if (failed(checkBlock("block_m", blockM)) ||
+      failed(checkBlock("block_n", blockN)))
+    return failure();
+  if (warps <= 0 || warps > 16 || !llvm::isPowerOf2_64(warps))
+    return emitError() << "warps must be a power of two in [1, 16], got "
+                       << warps;
+  if (stages <= 0 || stages > 8)
+    return emitError() << "stages must be in [1, 8], got " << stages;
+  return success();
+}

@@ -1,0 +1,55 @@
+//===- BufferizableOpInterfaceImpl.cpp - bufferizing attn.attention -------===//
+
+#include "attn/Dialect/Attn/IR/BufferizableOpInterfaceImpl.h"
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::bufferization;
+
+namespace {
+struct AttentionOpInterface
+    : public DstBufferizableOpInterfaceExternalModel<AttentionOpInterface,
+                                                     AttentionOp> {
+  /// The destinations are overwritten whole, never read: bufferization need
+  /// not copy their old contents.
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &) const {
+    return !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto attention = cast<AttentionOp>(op);
+    if (attention.hasBufferSemantics())
+      return success();
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    rewriter.setInsertionPoint(op);
+    AttentionOp::create(
+        rewriter, op->getLoc(), TypeRange(), buffers[0], buffers[1],
+        buffers[2], buffers[3], attention.getLse() ? buffers[4] : Value(),
+        attention.getScaleAttr(), attention.getMaskAttr(),
+        attention.getConfigAttr());
+    replaceOpWithBufferizedValues(rewriter, op,
+                                  ArrayRef(buffers).drop_front(3));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::attn::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, AttnDialect *) {
+    AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
+  });
+}

@@ -1,0 +1,179 @@
+//===- TileOps.cpp - tile-level ops ---------------------------------------===//
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+void ProgramOp::build(OpBuilder &builder, OperationState &state, Value gridM,
+                      Value gridBH, TileConfigAttr config) {
+  state.addOperands({gridM, gridBH});
+  if (config)
+    state.addAttribute(getConfigAttrName(state.name), config);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  block->addArgument(builder.getIndexType(), state.location);
+  block->addArgument(builder.getIndexType(), state.location);
+}
+
+// attn.program (%m, %bh) in (%gm, %gbh) attributes {...} { ... }
+ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument, 2> ids;
+  SmallVector<OpAsmParser::UnresolvedOperand, 2> grid;
+  Type index = parser.getBuilder().getIndexType();
+  if (parser.parseArgumentList(ids, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parser.parseOperandList(grid, OpAsmParser::Delimiter::Paren))
+    return failure();
+  if (ids.size() != 2 || grid.size() != 2)
+    return parser.emitError(parser.getNameLoc())
+           << "expected two program ids and two grid sizes";
+  for (OpAsmParser::Argument &id : ids)
+    id.type = index;
+  if (parser.resolveOperands(grid, index, result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, ids))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void ProgramOp::print(OpAsmPrinter &p) {
+  p << " (" << getBlockIdM() << ", " << getBlockIdBH() << ") in ("
+    << getGridM() << ", " << getGridBh() << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult ProgramOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::all_of(block.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError() << "body must take two index program ids";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Shared checks of attn.load and attn.store: index count, tile rank and
+/// element type against the buffer.
+static LogicalResult verifyBlockAccess(Operation *op, MemRefType buffer,
+                                       RankedTensorType tile,
+                                       size_t numIndices) {
+  if (numIndices != static_cast<size_t>(buffer.getRank()))
+    return op->emitOpError() << "expected " << buffer.getRank()
+                             << " indices for " << buffer << ", got "
+                             << numIndices;
+  if (tile.getRank() == 0 || tile.getRank() > buffer.getRank())
+    return op->emitOpError() << "tile rank " << tile.getRank()
+                             << " must be in [1, " << buffer.getRank()
+                             << "] (the buffer's rank)";
+  if (tile.getElementType() != buffer.getElementType())
+    return op->emitOpError() << "tile element type " << tile.getElementType()
+                             << " differs from the buffer's "
+                             << buffer.getElementType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyBlockAccess(*this, getSource().getType(), getType(),
+                           getIndices().size());
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSourceMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyBlockAccess(*this, getDest().getType(), getValue().getType(),
+                           getIndices().size());
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(), &getDestMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   acc = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitOpError() << "operands must be 2-D tiles";
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "operand element types differ: "
+                         << a.getElementType() << " vs " << b.getElementType();
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
+  int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
+  if (bk != k)
+    return emitOpError() << "contraction sizes differ: a has K = " << k
+                         << ", b has K = " << bk;
+  if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
+    return emitOpError() << "accumulator must be " << m << "x" << n
+                         << ", got " << acc;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Row ops
+//===----------------------------------------------------------------------===//
+
+/// `rows` (a 1-D tile) must have one element per row of `tile`.
+static LogicalResult verifyRowsMatch(Operation *op, RankedTensorType tile,
+                                     RankedTensorType rows, StringRef what) {
+  if (rows.getDimSize(0) != tile.getDimSize(0))
+    return op->emitOpError() << what << " has " << rows.getDimSize(0)
+                             << " rows but the tile has "
+                             << tile.getDimSize(0);
+  return success();
+}
+
+LogicalResult ReduceRowsOp::verify() {
+  return verifyRowsMatch(*this, getInput().getType(), getType(), "result");
+}
+
+LogicalResult BroadcastRowsOp::verify() {
+  return verifyRowsMatch(*this, getType(), getInput().getType(), "input");
+}
+
+LogicalResult OnlineSoftmaxOp::verify() {
+  RankedTensorType s = getScores().getType(), acc = getAcc().getType();
+  if (failed(verifyRowsMatch(*this, s, getMax().getType(), "running max")) ||
+      failed(verifyRowsMatch(*this, acc, getMax().getType(), "running max")))
+    return failure();
+  if (!std::isfinite(getScaleLog2e().convertToDouble()))
+    return emitOpError() << "scale_log2e must be finite";
+  return success();
+}
+
+LogicalResult FinalizeOp::verify() {
+  return verifyRowsMatch(*this, getAcc().getType(), getMax().getType(),
+                         "running max");
+}
+
+#define GET_OP_CLASSES
+#include "attn/Dialect/Attn/IR/AttnOps.cpp.inc"

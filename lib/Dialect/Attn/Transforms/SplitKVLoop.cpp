@@ -1,0 +1,90 @@
+//===- SplitKVLoop.cpp - peel masked K/V blocks from unmasked ones --------===//
+//
+// Algorithm:
+//  1. Collect the scf.for loops whose bounds are exactly the two results of
+//     one `attn.kv_range visible` and whose body holds an attn.mask.
+//  2. Before each, compute the `unmasked` range for the same query block and
+//     clamp it into the visible one: lo <= a <= b <= hi.
+//  3. Clone the loop twice in front of it: [lo, a) keeps its masks,
+//     [a, b) loses them; the original becomes [b, hi). The loop-carried
+//     softmax state flows from one to the next.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace attn {
+#define GEN_PASS_DEF_ATTNSPLITKVLOOP
+#include "attn/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace attn
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::attn;
+
+/// The visible-range op that bounds `loop`, if `loop` is a masked K/V loop.
+static KVRangeOp getVisibleRange(scf::ForOp loop) {
+  auto range = loop.getLowerBound().getDefiningOp<KVRangeOp>();
+  if (!range || range.getKind() != KVRangeKind::Visible ||
+      loop.getLowerBound() != range.getLower() ||
+      loop.getUpperBound() != range.getUpper())
+    return {};
+  bool masked = false;
+  loop.getBody()->walk([&](MaskOp) { masked = true; });
+  return masked ? range : KVRangeOp();
+}
+
+static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
+                      KVRangeOp visible) {
+  rewriter.setInsertionPoint(loop);
+  ImplicitLocOpBuilder b(loop.getLoc(), rewriter);
+  auto unmasked = KVRangeOp::create(
+      b, KVRangeKind::Unmasked, visible.getRowStart(),
+      visible.getNumQueries(), visible.getNumKeys(), visible.getMask(),
+      visible.getBlockM(), visible.getBlockN());
+  Value lo = visible.getLower(), hi = visible.getUpper();
+  auto clamp = [&](Value x, Value low, Value high) -> Value {
+    return arith::MinSIOp::create(b, arith::MaxSIOp::create(b, x, low), high);
+  };
+  Value a = clamp(unmasked.getLower(), lo, hi);
+  Value c = clamp(unmasked.getUpper(), a, hi);
+
+  auto head = cast<scf::ForOp>(rewriter.clone(*loop));
+  rewriter.modifyOpInPlace(head, [&] { head.setUpperBound(a); });
+
+  auto middle = cast<scf::ForOp>(rewriter.clone(*loop));
+  rewriter.modifyOpInPlace(middle, [&] {
+    middle.setLowerBound(a);
+    middle.setUpperBound(c);
+    middle.getInitArgsMutable().assign(head.getResults());
+  });
+  SmallVector<MaskOp> masks;
+  middle.getBody()->walk([&](MaskOp m) { masks.push_back(m); });
+  for (MaskOp m : masks)
+    rewriter.replaceOp(m, m.getScores());
+
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.setLowerBound(c);
+    loop.getInitArgsMutable().assign(middle.getResults());
+  });
+}
+
+namespace {
+struct AttnSplitKVLoopPass
+    : public attn::impl::AttnSplitKVLoopBase<AttnSplitKVLoopPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<scf::ForOp, KVRangeOp>> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (KVRangeOp range = getVisibleRange(loop))
+        loops.push_back({loop, range});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [loop, range] : loops)
+      splitLoop(rewriter, loop, range);
+  }
+};
+} // namespace
