@@ -21,6 +21,12 @@ runner_libs = ",".join(
     for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
 )
 config.substitutions.append(("%mlir_runner_libs", runner_libs))
+config.substitutions.append(
+    (
+        "%mlir_run_cpu",
+        "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs,
+    )
+)
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
 tools = ["attn-opt", "mlir-runner", "mlir-opt"]

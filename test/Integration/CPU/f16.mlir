@@ -1,0 +1,53 @@
+// f16 inputs and output with f32 scores, softmax and accumulation, D = 64
+// and 128, causal GQA with odd lengths. Tolerance: 5.0e-3 on O
+// (f16 keeps 11 significant bits: O and P are rounded to f16); 1e-5 on the f32 LSE, which never goes through f16.
+
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f16/g; s/@DV@/64/g; s/@D@/64/g; s/@CVT@/arith.truncf/g; s/@SCALE@/0.125/g; ' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f16/g; s/@DV@/128/g; s/@D@/128/g; s/@CVT@/arith.truncf/g; s/@SCALE@/0.08838834764831845/g; ' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+
+func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
+                     %v: memref<?x?x?x@DV@x@DT@>, %o: memref<?x?x?x@DV@x@DT@>,
+                     %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x@D@x@DT@>, memref<?x?x?x@D@x@DT@>, memref<?x?x?x@DV@x@DT@>)
+                 outs(%o, %lse : memref<?x?x?x@DV@x@DT@>, memref<?x?x?xf32>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+
+func.func @main() {
+  %cm1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c77 = arith.constant 77 : index
+  %c130 = arith.constant 130 : index
+  %c200 = arith.constant 200 : index
+  %amp = arith.constant 1.0 : f32
+  %scale = arith.constant @SCALE@ : f64
+  %true = arith.constant true
+  %false = arith.constant false
+  %tolOut = arith.constant 5.0e-3 : f64
+  %tolLse = arith.constant 1.0e-5 : f64
+  %seed0 = arith.constant 11 : i32
+  // causal, Nq = Nk = 130, GQA 4:1
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c2, %c8, %c2, %c130, %c130, %seed0, %amp, %scale, %cm1, %c0, %false, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  %seed1 = arith.constant 18 : i32
+  // causal, Nq < Nk
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c1, %c4, %c4, %c77, %c200, %seed1, %amp, %scale, %cm1, %c0, %false, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  // CHECK-NOT: FAIL
+  return
+}
+

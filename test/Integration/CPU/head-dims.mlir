@@ -1,0 +1,59 @@
+// Head dims 16, 40, 64 and 128, and Dv != D, f32, causal (bottom-right)
+// with GQA and odd lengths. The op takes its default scale, 1/sqrt(D);
+// the reference is told that value explicitly through @SCALE@.
+
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; s/@SCALE@/0.25/g' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/40/g; s/@D@/40/g; s/@CVT@/arith.bitcast/g; s/@SCALE@/0.15811388300841897/g' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/64/g; s/@D@/64/g; s/@CVT@/arith.bitcast/g; s/@SCALE@/0.125/g' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/128/g; s/@D@/128/g; s/@CVT@/arith.bitcast/g; s/@SCALE@/0.08838834764831845/g' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/40/g; s/@D@/64/g; s/@CVT@/arith.bitcast/g; s/@SCALE@/0.125/g' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+
+func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
+                     %v: memref<?x?x?x@DV@x@DT@>, %o: memref<?x?x?x@DV@x@DT@>,
+                     %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x@D@x@DT@>, memref<?x?x?x@D@x@DT@>, memref<?x?x?x@DV@x@DT@>)
+                 outs(%o, %lse : memref<?x?x?x@DV@x@DT@>, memref<?x?x?xf32>) {mask = #attn.mask<causal, bottom_right>}
+  return
+}
+
+func.func @main() {
+  %cm1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c77 = arith.constant 77 : index
+  %c130 = arith.constant 130 : index
+  %amp = arith.constant 1.0 : f32
+  %scale = arith.constant @SCALE@ : f64
+  %true = arith.constant true
+  %false = arith.constant false
+  %tolOut = arith.constant 1.0e-5 : f64
+  %tolLse = arith.constant 1.0e-5 : f64
+  %seed0 = arith.constant 11 : i32
+  // Nq = 77 < Nk = 130, GQA 4:1
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c2, %c4, %c1, %c77, %c130, %seed0, %amp, %scale, %cm1, %c0, %true, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  %seed1 = arith.constant 18 : i32
+  // Nq = Nk = 130
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c1, %c2, %c2, %c130, %c130, %seed1, %amp, %scale, %cm1, %c0, %true, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  // CHECK-NOT: FAIL
+  return
+}

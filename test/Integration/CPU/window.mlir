@@ -1,0 +1,55 @@
+// Sliding-window masks, f32, D = 16: a window reaching both sides of the
+// diagonal, a window of just the diagonal, and a window that leaves rows
+// with no key (bottom-right alignment, Nq > Nk).
+
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+
+func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
+                     %v: memref<?x?x?x@DV@x@DT@>, %o: memref<?x?x?x@DV@x@DT@>,
+                     %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x@D@x@DT@>, memref<?x?x?x@D@x@DT@>, memref<?x?x?x@DV@x@DT@>)
+                 outs(%o, %lse : memref<?x?x?x@DV@x@DT@>, memref<?x?x?xf32>) {mask = #attn.mask<window, top_left, left = 20, right = 5>}
+  return
+}
+
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c20 = arith.constant 20 : index
+  %c77 = arith.constant 77 : index
+  %c130 = arith.constant 130 : index
+  %c200 = arith.constant 200 : index
+  %amp = arith.constant 1.0 : f32
+  %scale = arith.constant 0.25 : f64
+  %true = arith.constant true
+  %false = arith.constant false
+  %tolOut = arith.constant 1.0e-5 : f64
+  %tolLse = arith.constant 1.0e-5 : f64
+  %seed0 = arith.constant 11 : i32
+  // left 20, right 5, Nq = Nk
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c2, %c4, %c2, %c130, %c130, %seed0, %amp, %scale, %c20, %c5, %false, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  %seed1 = arith.constant 18 : i32
+  // Nq < Nk
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c1, %c4, %c2, %c77, %c200, %seed1, %amp, %scale, %c20, %c5, %false, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  %seed2 = arith.constant 25 : i32
+  // Nq > Nk: rows past 96 see no key
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c1, %c2, %c2, %c200, %c77, %seed2, %amp, %scale, %c20, %c5, %false, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  // CHECK-NOT: FAIL
+  return
+}
