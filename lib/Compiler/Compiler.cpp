@@ -12,6 +12,31 @@
 
 using namespace mlir;
 
+/// `file:line:col: severity: message`, the form compilers print.
+static void printDiagnostic(llvm::raw_ostream &os, Diagnostic &diag) {
+  Location loc = diag.getLocation();
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << loc;
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << ": error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << ": warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << ": note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << ": remark: ";
+    break;
+  }
+  os << diag << "\n";
+}
+
 std::unique_ptr<MLIRContext> mlir::attn::createContext() {
   DialectRegistry registry;
   registerAttnDialects(registry);
@@ -28,16 +53,17 @@ LogicalResult mlir::attn::lowerToCPU(ModuleOp module,
 OwningOpRef<ModuleOp> mlir::attn::compileToCPU(MLIRContext &context,
                                                llvm::StringRef source,
                                                const CPUPipelineOptions &options,
-                                               std::string &errors) {
+                                               std::string &errors,
+                                               llvm::StringRef sourceName) {
   llvm::raw_string_ostream os(errors);
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    os << diag.getLocation() << ": " << diag << "\n";
+    printDiagnostic(os, diag);
     for (Diagnostic &note : diag.getNotes())
-      os << note.getLocation() << ": note: " << note << "\n";
+      printDiagnostic(os, note);
     return success();
   });
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, ParserConfig(&context));
+      parseSourceString<ModuleOp>(source, ParserConfig(&context), sourceName);
   if (!module || failed(verify(*module)) ||
       failed(lowerToCPU(*module, options)))
     return nullptr;

@@ -28,12 +28,13 @@ std::unique_ptr<MLIRContext> createContext();
 LogicalResult lowerToCPU(ModuleOp module,
                          const CPUPipelineOptions &options = {});
 
-/// Parses `source`, verifies it and lowers it to the LLVM dialect for the
-/// CPU. On failure returns null and puts every diagnostic, with its
-/// location, into `errors`.
+/// Parses `source` (named `sourceName` in locations), verifies it and lowers
+/// it to the LLVM dialect for the CPU. On failure returns null and appends
+/// every diagnostic, with its location, to `errors`.
 OwningOpRef<ModuleOp> compileToCPU(MLIRContext &context, llvm::StringRef source,
                                    const CPUPipelineOptions &options,
-                                   std::string &errors);
+                                   std::string &errors,
+                                   llvm::StringRef sourceName = "<input>");
 
 } // namespace attn
 } // namespace mlir
