@@ -13,10 +13,15 @@
 //     are not needed.
 //  5. Normalise (attn.finalize) and store the output and log-sum-exp.
 //
+// Sizes the verifier could not compare (dynamic dims) are compared when the
+// program runs, before it starts: a mismatch stops it with a message
+// (cf.assert) instead of reading or writing out of bounds.
+//
 //===----------------------------------------------------------------------===//
 
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -67,6 +72,55 @@ static Value splat(ImplicitLocOpBuilder &b, RankedTensorType type, float v) {
       b, DenseElementsAttr::get(type, b.getF32FloatAttr(v).getValue()));
 }
 
+/// Runtime checks of the shape constraints that involve a dynamic dim.
+static void emitRuntimeShapeChecks(ImplicitLocOpBuilder &b, AttentionOp op) {
+  auto dim = [&](Value buffer, int64_t i) -> Value {
+    return memref::DimOp::create(b, buffer, i);
+  };
+  auto isDynamic = [](Value buffer, int64_t i) {
+    return cast<MemRefType>(buffer.getType()).isDynamicDim(i);
+  };
+  Value q = op.getQuery(), k = op.getKey(), v = op.getValue(),
+        o = op.getOutput(), lse = op.getLse();
+  auto checkEqual = [&](Value x, int64_t i, StringRef xName, Value y,
+                        int64_t j, StringRef yName, StringRef what) {
+    if (!isDynamic(x, i) && !isDynamic(y, j))
+      return; // The verifier compared them.
+    Value ok = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, dim(x, i),
+                                     dim(y, j));
+    cf::AssertOp::create(b, ok,
+                         (Twine("attn.attention: ") + what + " of '" + yName +
+                          "' differs from '" + xName + "'")
+                             .str());
+  };
+  checkEqual(q, 0, "query", k, 0, "key", "batch size");
+  checkEqual(q, 0, "query", v, 0, "value", "batch size");
+  checkEqual(q, 0, "query", o, 0, "output", "batch size");
+  checkEqual(q, 1, "query", o, 1, "output", "head count");
+  checkEqual(k, 1, "key", v, 1, "value", "head count");
+  checkEqual(q, 2, "query", o, 2, "output", "length");
+  checkEqual(k, 2, "key", v, 2, "value", "length");
+  if (lse) {
+    checkEqual(q, 0, "query", lse, 0, "lse", "batch size");
+    checkEqual(q, 1, "query", lse, 1, "lse", "head count");
+    checkEqual(q, 2, "query", lse, 2, "lse", "length");
+  }
+  if (isDynamic(q, 1) || isDynamic(k, 1)) {
+    Value hq = dim(q, 1), hkv = dim(k, 1);
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    Value positive =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, hkv, c0);
+    Value divisor = arith::SelectOp::create(b, positive, hkv, c1);
+    Value divides = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, arith::RemUIOp::create(b, hq, divisor),
+        c0);
+    cf::AssertOp::create(b, arith::AndIOp::create(b, positive, divides),
+                         "attn.attention: the query head count must be a "
+                         "multiple of the key/value head count");
+  }
+}
+
 static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   TileConfigAttr config = op.getConfigAttr();
   int64_t bm = config.getBlockM(), bn = config.getBlockN();
@@ -87,6 +141,7 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, v);
   };
+  emitRuntimeShapeChecks(b, op);
   Value batch = dim(q, 0), hq = dim(q, 1), nq = dim(q, 2), hkv = dim(k, 1),
         nk = dim(k, 2);
   Value c0 = cst(0), c1 = cst(1), blockM = cst(bm), blockN = cst(bn);

@@ -4,6 +4,7 @@
 #define ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_H
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Pass/Pass.h"
 

@@ -36,7 +36,10 @@ def AttnTile : Pass<"attn-tile"> {
 
     The tile configuration comes from the op's `config` (run
     `attn-default-config` first). Ops on tensors must be bufferized first;
-    head dims must be static. Both are diagnosed.
+    head dims must be static; the configuration must fit the tensor-core
+    layout (`block_m` a multiple of 16 x `warps`, `block_n` >= 16). All are
+    diagnosed. Shape constraints between dynamic dims, which the verifier
+    cannot check, become `cf.assert`s that run before the program.
 
     ```mlir
     // Before
@@ -61,8 +64,8 @@ def AttnTile : Pass<"attn-tile"> {
   }];
   let dependentDialects = [
     "::mlir::attn::AttnDialect", "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::cf::ControlFlowDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 
