@@ -1,6 +1,7 @@
 //===- TileComputeToLinalg.cpp - tile math as linalg.generic (CPU) --------===//
 
 #include "attn/Conversion/Passes.h"
+#include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
@@ -87,29 +88,8 @@ struct MaskToGeneric : public OpRewritePattern<MaskOp> {
                                             linalg::IndexOp::create(b, 0));
           Value col = arith::AddIOp::create(b, op.getColStart(),
                                             linalg::IndexOp::create(b, 1));
-          Value visible = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
-                                                col, op.getNumKeys());
-          Value diag = row;
-          if (mask.getAlignment() == MaskAlignment::BottomRight)
-            diag = arith::AddIOp::create(
-                b, row,
-                arith::SubIOp::create(b, op.getNumKeys(),
-                                      op.getNumQueries()));
-          if (!mask.isLeftUnbounded()) {
-            Value lo = arith::SubIOp::create(
-                b, diag, arith::ConstantIndexOp::create(b, mask.getLeft()));
-            visible = arith::AndIOp::create(
-                b, visible,
-                arith::CmpIOp::create(b, arith::CmpIPredicate::sge, col, lo));
-          }
-          if (!mask.isRightUnbounded()) {
-            Value hi = arith::AddIOp::create(
-                b, diag,
-                arith::ConstantIndexOp::create(b, mask.getRightExtent()));
-            visible = arith::AndIOp::create(
-                b, visible,
-                arith::CmpIOp::create(b, arith::CmpIPredicate::sle, col, hi));
-          }
+          Value visible = buildIsVisible(b, l, mask, row, col,
+                                         op.getNumQueries(), op.getNumKeys());
           Value negInf = floatConstant(
               b, l, -std::numeric_limits<double>::infinity());
           linalg::YieldOp::create(
