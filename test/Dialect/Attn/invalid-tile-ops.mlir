@@ -1,0 +1,294 @@
+// RUN: attn-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier and parser error of the tile-level ops.
+
+//===----------------------------------------------------------------------===//
+// attn.program and attn.kv_range
+//===----------------------------------------------------------------------===//
+
+func.func @program_one_id(%g: index) {
+  // expected-error @+1 {{expected two program ids and two grid sizes}}
+  attn.program (%m) in (%g, %g) {
+  }
+  return
+}
+
+// -----
+
+func.func @program_body_one_arg(%g: index) {
+  // expected-error @+1 {{body must take two index program ids}}
+  "attn.program"(%g, %g) ({
+  ^bb0(%m: index):
+  }) : (index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @program_body_arg_type(%g: index) {
+  // expected-error @+1 {{body must take two index program ids}}
+  "attn.program"(%g, %g) ({
+  ^bb0(%m: index, %bh: i32):
+  }) : (index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @program_no_block(%g: index) {
+  // expected-error @+1 {{region #0 ('body') failed to verify constraint: region with 1 blocks}}
+  "attn.program"(%g, %g) ({
+  }) : (index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @kv_range_block_m(%r: index) {
+  // expected-error @+1 {{attribute 'block_m' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %lo, %hi = attn.kv_range visible %r, %r, %r {block_m = 0 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
+  return
+}
+
+// -----
+
+func.func @kv_range_kind(%r: index) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [visible, unmasked]}}
+  %lo, %hi = attn.kv_range everything %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
+  return
+}
+
+// -----
+
+func.func @kv_range_no_mask(%r: index) {
+  // expected-error @+1 {{requires attribute 'mask'}}
+  %lo, %hi = attn.kv_range visible %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64}
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// attn.load and attn.store
+//===----------------------------------------------------------------------===//
+
+func.func @load_index_count(%m: memref<?x?x?x64xf16>, %i: index) -> tensor<64x64xf16> {
+  // expected-error @+1 {{expected 4 indices for 'memref<?x?x?x64xf16>', got 3}}
+  %t = attn.load %m[%i, %i, %i] : memref<?x?x?x64xf16> -> tensor<64x64xf16>
+  return %t : tensor<64x64xf16>
+}
+
+// -----
+
+func.func @load_tile_rank(%m: memref<?x64xf16>, %i: index) -> tensor<4x64x64xf16> {
+  // expected-error @+1 {{tile rank 3 must be in [1, 2] (the buffer's rank)}}
+  %t = attn.load %m[%i, %i] : memref<?x64xf16> -> tensor<4x64x64xf16>
+  return %t : tensor<4x64x64xf16>
+}
+
+// -----
+
+func.func @load_tile_rank0(%m: memref<?x64xf16>, %i: index) -> tensor<f16> {
+  // expected-error @+1 {{tile rank 0 must be in [1, 2] (the buffer's rank)}}
+  %t = attn.load %m[%i, %i] : memref<?x64xf16> -> tensor<f16>
+  return %t : tensor<f16>
+}
+
+// -----
+
+func.func @load_element_type(%m: memref<?x64xf16>, %i: index) -> tensor<64x64xf32> {
+  // expected-error @+1 {{tile element type 'f32' differs from the buffer's 'f16'}}
+  %t = attn.load %m[%i, %i] : memref<?x64xf16> -> tensor<64x64xf32>
+  return %t : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @load_dynamic_tile(%m: memref<?x64xf16>, %i: index) -> tensor<?x64xf16> {
+  // expected-error @+1 {{result #0 must be tile of floating-point values, but got 'tensor<?x64xf16>'}}
+  %t = attn.load %m[%i, %i] : memref<?x64xf16> -> tensor<?x64xf16>
+  return %t : tensor<?x64xf16>
+}
+
+// -----
+
+func.func @load_integer_tile(%m: memref<?x64xi8>, %i: index) -> tensor<64x64xi8> {
+  // expected-error @+1 {{result #0 must be tile of floating-point values, but got 'tensor<64x64xi8>'}}
+  %t = attn.load %m[%i, %i] : memref<?x64xi8> -> tensor<64x64xi8>
+  return %t : tensor<64x64xi8>
+}
+
+// -----
+
+func.func @store_index_count(%m: memref<?x64xf16>, %i: index, %t: tensor<64x64xf16>) {
+  // expected-error @+1 {{expected 2 indices for 'memref<?x64xf16>', got 3}}
+  attn.store %t, %m[%i, %i, %i] : tensor<64x64xf16>, memref<?x64xf16>
+  return
+}
+
+// -----
+
+func.func @store_tile_rank(%m: memref<?xf16>, %i: index, %t: tensor<64x64xf16>) {
+  // expected-error @+1 {{tile rank 2 must be in [1, 1] (the buffer's rank)}}
+  attn.store %t, %m[%i] : tensor<64x64xf16>, memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @store_element_type(%m: memref<?x64xbf16>, %i: index, %t: tensor<64x64xf16>) {
+  // expected-error @+1 {{tile element type 'f16' differs from the buffer's 'bf16'}}
+  attn.store %t, %m[%i, %i] : tensor<64x64xf16>, memref<?x64xbf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// attn.dot and attn.mask
+//===----------------------------------------------------------------------===//
+
+func.func @dot_element_types(%a: tensor<64x16xf16>, %b: tensor<32x16xbf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{operand element types differ: 'f16' vs 'bf16'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xbf16> -> tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
+// -----
+
+// Without transpose_b, b is [K, N]: its 32 rows do not match a's K = 16.
+func.func @dot_contraction(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{contraction sizes differ: a has K = 16, b has K = 32}}
+  %d = attn.dot %a, %b, %c : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
+// -----
+
+func.func @dot_acc_columns(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x16xf32>) -> tensor<64x16xf32> {
+  // expected-error @+1 {{accumulator must be 64x32, got 'tensor<64x16xf32>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x16xf32>
+  return %d : tensor<64x16xf32>
+}
+
+// -----
+
+func.func @dot_acc_rows(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+1 {{accumulator must be 64x32, got 'tensor<32x32xf32>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<32x32xf32>
+  return %d : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @dot_rank(%a: tensor<4x64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{operands must be 2-D tiles}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<4x64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
+// -----
+
+func.func @dot_acc_f16(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf16>) -> tensor<64x32xf16> {
+  // expected-error @+1 {{operand #2 must be 2D tensor of 32-bit float values, but got 'tensor<64x32xf16>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf16>
+  return %d : tensor<64x32xf16>
+}
+
+// -----
+
+func.func @mask_no_attr(%s: tensor<64x32xf32>, %r: index) -> tensor<64x32xf32> {
+  // expected-error @+1 {{requires attribute 'mask'}}
+  %m = attn.mask %s rows %r of %r cols %r of %r : tensor<64x32xf32>
+  return %m : tensor<64x32xf32>
+}
+
+// -----
+
+func.func @mask_f16_scores(%s: tensor<64x32xf16>, %r: index) -> tensor<64x32xf16> {
+  // expected-error @+1 {{operand #0 must be 2D tensor of 32-bit float values, but got 'tensor<64x32xf16>'}}
+  %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x32xf16>
+  return %m : tensor<64x32xf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Row ops, attn.online_softmax and attn.finalize
+//===----------------------------------------------------------------------===//
+
+func.func @reduce_rows_rows(%t: tensor<64x32xf32>) -> tensor<32xf32> {
+  // expected-error @+1 {{result has 32 rows but the tile has 64}}
+  %r = attn.reduce_rows sum %t : tensor<64x32xf32> -> tensor<32xf32>
+  return %r : tensor<32xf32>
+}
+
+// -----
+
+func.func @reduce_rows_kind(%t: tensor<64x32xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
+  %r = attn.reduce_rows min %t : tensor<64x32xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+func.func @broadcast_rows_rows(%t: tensor<32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{input has 32 rows but the tile has 64}}
+  %r = attn.broadcast_rows %t : tensor<32xf32> -> tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
+}
+
+// -----
+
+func.func @online_softmax_scores_rows(%s: tensor<64x32xf32>, %m: tensor<32xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{running max has 32 rows but the tile has 64}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 1.0 : f32}
+      : tensor<64x32xf32>, tensor<32xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_acc_rows(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<32x16xf32>) {
+  // expected-error @+1 {{running max has 64 rows but the tile has 32}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 1.0 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_sum_type(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %l: tensor<32xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{failed to verify that all of {max, sum, new_max, new_sum} have same type}}
+  %p, %m1, %l1, %a1 = "attn.online_softmax"(%s, %m, %l, %acc) {scale_log2e = 1.0 : f32}
+      : (tensor<64x32xf32>, tensor<64xf32>, tensor<32xf32>, tensor<64x16xf32>)
+      -> (tensor<64x32xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>)
+  return
+}
+
+// -----
+
+func.func @online_softmax_scale(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{scale_log2e must be finite}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 0x7F800000 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @finalize_rows(%m: tensor<32xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{running max has 32 rows but the tile has 64}}
+  %o, %l = attn.finalize %acc, %m, %m : tensor<64x16xf32>, tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @finalize_sum_type(%m: tensor<64xf32>, %l: tensor<32xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{failed to verify that all of {max, sum, lse} have same type}}
+  %o, %lse = "attn.finalize"(%acc, %m, %l)
+      : (tensor<64x16xf32>, tensor<64xf32>, tensor<32xf32>) -> (tensor<64x16xf32>, tensor<64xf32>)
+  return
+}

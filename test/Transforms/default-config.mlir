@@ -1,0 +1,65 @@
+// RUN: attn-opt %s --attn-default-config | FileCheck %s
+
+// The heuristic: 64x64 blocks, 4 warps, 2 stages; block_n drops to 32 above
+// D = 128. An existing configuration is kept.
+
+// CHECK-LABEL: func.func @fills_config
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+// CHECK-SAME: mask = #attn.mask<causal, top_left>
+func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+
+// Works on tensors as well: the config is attached before bufferization.
+// CHECK-LABEL: func.func @fills_config_tensor
+// CHECK: attn.attention
+// CHECK-SAME: {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>}
+func.func @fills_config_tensor(%q: tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16> {
+  %r = attn.attention ins(%q, %q, %q : tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>)
+                      outs(%q : tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16>
+  return %r : tensor<1x2x16x128xbf16>
+}
+
+// CHECK-LABEL: func.func @keeps_config
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 16, warps = 8, stages = 3>
+// CHECK-NOT: tile_config
+func.func @keeps_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 16, warps = 8, stages = 3>}
+  return
+}
+
+// CHECK-LABEL: func.func @large_head_dim
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>
+func.func @large_head_dim(%q: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
+                 outs(%o : memref<?x?x?x256xf16>)
+  return
+}
+
+// D = 128 is the last head dim that keeps block_n = 64; the value head dim
+// plays no part.
+// CHECK-LABEL: func.func @head_dim_128
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+func.func @head_dim_128(%q: memref<?x?x?x128xf32>, %v: memref<?x?x?x256xf32>) {
+  attn.attention ins(%q, %q, %v : memref<?x?x?x128xf32>, memref<?x?x?x128xf32>, memref<?x?x?x256xf32>)
+                 outs(%v : memref<?x?x?x256xf32>)
+  return
+}
+
+// A dynamic head dim takes the small-D choice; attn-tile rejects it later.
+// CHECK-LABEL: func.func @dynamic_head_dim
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>, memref<?x?x?x?xf32>)
+                 outs(%q : memref<?x?x?x?xf32>)
+  return
+}

@@ -1,0 +1,149 @@
+// RUN: attn-opt %s --attn-split-kv-loop | FileCheck %s
+// The split loops are no longer bounded by one kv_range: a second run is a no-op.
+// RUN: attn-opt %s --attn-split-kv-loop --attn-split-kv-loop | FileCheck %s
+
+// A masked loop over the visible K/V blocks becomes three loops: masked
+// blocks before the unmasked range, unmasked blocks without attn.mask, and
+// masked blocks after it. The softmax state threads through all three.
+
+// CHECK-LABEL: func.func @split
+// CHECK-SAME: %[[Q:[a-zA-Z0-9_]+]]: tensor<64x16xf32>, %[[KB:[a-zA-Z0-9_]+]]: memref<?x16xf32>
+// CHECK-SAME: %[[ROW0:[a-zA-Z0-9_]+]]: index, %[[NQ:[a-zA-Z0-9_]+]]: index, %[[NK:[a-zA-Z0-9_]+]]: index
+// CHECK-SAME: %[[M0:[a-zA-Z0-9_]+]]: tensor<64xf32>, %[[L0:[a-zA-Z0-9_]+]]: tensor<64xf32>, %[[A0:[a-zA-Z0-9_]+]]: tensor<64x16xf32>
+// CHECK: %[[C1:.+]] = arith.constant 1 : index
+// CHECK: %[[LO:[a-zA-Z0-9_]+]], %[[HI:[a-zA-Z0-9_]+]] = attn.kv_range visible %[[ROW0]], %[[NQ]], %[[NK]]
+// CHECK: %[[ULO:[a-zA-Z0-9_]+]], %[[UHI:[a-zA-Z0-9_]+]] = attn.kv_range unmasked %[[ROW0]], %[[NQ]], %[[NK]]
+// CHECK-SAME: {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<window, bottom_right, left = 100, right = 3>}
+// lo <= a <= b <= hi:
+// CHECK: %[[T0:.+]] = arith.maxsi %[[ULO]], %[[LO]] : index
+// CHECK: %[[A:.+]] = arith.minsi %[[T0]], %[[HI]] : index
+// CHECK: %[[T1:.+]] = arith.maxsi %[[UHI]], %[[A]] : index
+// CHECK: %[[B:.+]] = arith.minsi %[[T1]], %[[HI]] : index
+//
+// CHECK: %[[R0:.+]]:3 = scf.for %{{.+}} = %[[LO]] to %[[A]] step %[[C1]]
+// CHECK-SAME: iter_args(%{{.+}} = %[[M0]], %{{.+}} = %[[L0]], %{{.+}} = %[[A0]])
+// CHECK: %[[S0:.+]] = attn.dot
+// CHECK: %[[SM0:.+]] = attn.mask %[[S0]]
+// CHECK-SAME: {mask = #attn.mask<window, bottom_right, left = 100, right = 3>}
+// CHECK: attn.online_softmax %[[SM0]],
+// CHECK: scf.yield
+//
+// CHECK: %[[R1:.+]]:3 = scf.for %{{.+}} = %[[A]] to %[[B]] step %[[C1]]
+// CHECK-SAME: iter_args(%{{.+}} = %[[R0]]#0, %{{.+}} = %[[R0]]#1, %{{.+}} = %[[R0]]#2)
+// CHECK-NOT: attn.mask
+// CHECK: %[[S1:.+]] = attn.dot
+// CHECK-NOT: attn.mask
+// CHECK: attn.online_softmax %[[S1]],
+// CHECK-NOT: attn.mask
+// CHECK: scf.yield
+// CHECK-NOT: attn.mask
+//
+// CHECK: %[[R2:.+]]:3 = scf.for %{{.+}} = %[[B]] to %[[HI]] step %[[C1]]
+// CHECK-SAME: iter_args(%{{.+}} = %[[R1]]#0, %{{.+}} = %[[R1]]#1, %{{.+}} = %[[R1]]#2)
+// CHECK: %[[S2:.+]] = attn.dot
+// CHECK: %[[SM2:.+]] = attn.mask %[[S2]]
+// CHECK: attn.online_softmax %[[SM2]],
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: return %[[R2]]#0, %[[R2]]#1, %[[R2]]#2
+func.func @split(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %row0: index, %nq: index, %nk: index,
+                 %m0: tensor<64xf32>, %l0: tensor<64xf32>, %a0: tensor<64x16xf32>)
+    -> (tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<window, bottom_right, left = 100, right = 3>}
+  %r:3 = scf.for %j = %lo to %hi step %c1 iter_args(%m = %m0, %l = %l0, %acc = %a0)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>) {
+    %col0 = arith.muli %j, %c32 : index
+    %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<32x16xf32>
+    %s = attn.dot %q, %k, %z transpose_b : tensor<64x16xf32>, tensor<32x16xf32> -> tensor<64x32xf32>
+    %sm = attn.mask %s rows %row0 of %nq cols %col0 of %nk
+        {mask = #attn.mask<window, bottom_right, left = 100, right = 3>} : tensor<64x32xf32>
+    %p, %m1, %l1, %a1 = attn.online_softmax %sm, %m, %l, %acc {scale_log2e = 1.0 : f32}
+        : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+    %a2 = attn.dot %p, %k, %a1 : tensor<64x32xf32>, tensor<32x16xf32> -> tensor<64x16xf32>
+    scf.yield %m1, %l1, %a2 : tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>
+}
+
+// Inside a tile program, as attn-tile leaves it (one loop per program).
+// CHECK-LABEL: func.func @in_program
+// CHECK: attn.program
+// CHECK: attn.kv_range visible
+// CHECK: attn.kv_range unmasked
+// CHECK-SAME: mask = #attn.mask<causal, top_left>
+// CHECK-COUNT-3: scf.for
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @in_program(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %gm: index, %gbh: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m0 = arith.constant dense<0.0> : tensor<64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  attn.program (%m, %bh) in (%gm, %gbh) {
+    %row0 = arith.muli %m, %c64 : index
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>}
+    %r = scf.for %j = %lo to %hi step %c1 iter_args(%s = %m0) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<causal, top_left>} : tensor<64x64xf32>
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    attn.store %r, %kbuf[%row0, %c0] : tensor<64xf32>, memref<?x16xf32>
+  }
+  return
+}
+
+// Loops the pass must leave alone: bounds not (both) from one visible
+// kv_range, or no attn.mask to remove.
+// CHECK-LABEL: func.func @left_alone
+// CHECK: attn.kv_range visible
+// CHECK-NEXT: attn.kv_range unmasked
+// CHECK-NEXT: scf.for
+// CHECK-COUNT-4: scf.for
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @left_alone(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index,
+                      %n: index, %init: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %ulo, %uhi = attn.kv_range unmasked %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  // Constant bounds.
+  %r0 = scf.for %j = %c0 to %n step %c1 iter_args(%t = %init) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  // Bounded by the unmasked range.
+  %r1 = scf.for %j = %ulo to %uhi step %c1 iter_args(%t = %r0) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  // Only the lower bound comes from the visible range.
+  %r2 = scf.for %j = %lo to %n step %c1 iter_args(%t = %r1) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  // Bounds swapped.
+  %r3 = scf.for %j = %hi to %lo step %c1 iter_args(%t = %r2) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  // Visible range, but nothing to unmask.
+  %r4 = scf.for %j = %lo to %hi step %c1 iter_args(%t = %r3) -> (tensor<64x32xf32>) {
+    %e = math.exp2 %t : tensor<64x32xf32>
+    scf.yield %e : tensor<64x32xf32>
+  }
+  return %r4 : tensor<64x32xf32>
+}
