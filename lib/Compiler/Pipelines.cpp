@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -63,7 +65,61 @@ void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+int64_t mlir::attn::getMaxSharedBytes(llvm::StringRef chip) {
+  // cudaDevAttrMaxSharedMemoryPerBlockOptin: 163 KiB on A100, 227 KiB on H100.
+  if (chip == "sm_80")
+    return 166912;
+  if (chip == "sm_90" || chip == "sm_90a")
+    return 232448;
+  return 0;
+}
+
+void mlir::attn::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                          const GPUPipelineOptions &options) {
+  // 1. High level, as for the CPU.
+  pm.addPass(createAttnDefaultConfig());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+
+  // 2. Tile level.
+  pm.addPass(createAttnTile());
+  if (options.splitKVLoop)
+    pm.addPass(createAttnSplitKVLoop());
+  pm.addPass(createCSEPass());
+
+  // 3. Kernels in a gpu.module, for the chosen target.
+  ConvertAttnTileToNVVMOptions convert;
+  convert.maxSharedBytes = getMaxSharedBytes(options.chip);
+  pm.addPass(createConvertAttnTileToNVVM(convert));
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = "+ptx80";
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // 4. gpu/scf/arith to NVVM and LLVM, then PTX (and cubin).
+  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createArithToLLVMConversionPass());
+  kernels.addPass(createConvertControlFlowToLLVMPass());
+  kernels.addPass(createConvertNVVMToLLVMPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
 void mlir::attn::registerAttnPipelines() {
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "attn-lower-to-nvvm",
+      "Lower attn.attention to sm_80-class tensor-core kernels in a "
+      "gpu.binary (PTX, or cubin through ptxas)",
+      buildLowerToNVVMPipeline);
   PassPipelineRegistration<CPUPipelineOptions>(
       "attn-lower-to-cpu",
       "Lower attn.attention to the LLVM dialect for the host CPU (runs "

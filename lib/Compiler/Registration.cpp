@@ -7,6 +7,10 @@
 #include "attn/Dialect/Attn/IR/BufferizableOpInterfaceImpl.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
@@ -20,6 +24,9 @@
 #include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -35,6 +42,11 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -42,8 +54,9 @@ using namespace mlir;
 void mlir::attn::registerAttnDialects(DialectRegistry &registry) {
   registry.insert<attn::AttnDialect, affine::AffineDialect,
                   arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+                  NVVM::NVVMDialect,
                   memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
   attn::registerBufferizableOpInterfaceExternalModels(registry);
@@ -58,6 +71,18 @@ void mlir::attn::registerAttnDialects(DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  // convert-gpu-to-nvvm lowers, in the same conversion, every dialect that
+  // offers these interfaces: block signatures and branches change together.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  // gpu-module-to-binary: the NVVM target and LLVM IR translation.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void mlir::attn::registerAttnPasses() {
@@ -72,4 +97,5 @@ void mlir::attn::registerAttnPasses() {
   bufferization::registerBufferizationPipelines();
   memref::registerMemRefPasses();
   registerLinalgPasses();
+  registerGPUPasses();
 }

@@ -18,13 +18,43 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
 };
 
+/// Options of the `attn-lower-to-nvvm` pipeline.
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU: sm_80 or sm_90a"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel format in the gpu.binary: isa (PTX), bin "
+                     "(cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit path for ptxas (format=bin/fatbin)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> splitKVLoop{
+      *this, "split-kv-loop",
+      llvm::cl::desc("Peel masked K/V blocks off unmasked ones"),
+      llvm::cl::init(true)};
+};
+
+/// The dynamic shared memory a CTA may use on `chip`, or 0 when the chip is
+/// not one the GPU path supports.
+int64_t getMaxSharedBytes(llvm::StringRef chip);
+
+/// attn.attention down to a gpu.binary holding one kernel per function:
+/// default config, bufferize, tile, split, convert-attn-tile-to-nvvm, attach
+/// the NVVM target, lower gpu/arith/scf to NVVM/LLVM, gpu-module-to-binary.
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const GPUPipelineOptions &options);
+
 /// attn.attention (tensors or memrefs) down to the LLVM dialect for the
 /// host CPU: default config, bufferize, tile, split, decompose, lower to
 /// linalg and loops, bufferize the tiles, free them, lower to LLVM.
 void buildLowerToCPUPipeline(OpPassManager &pm,
                              const CPUPipelineOptions &options);
 
-/// Registers `attn-lower-to-cpu` with the pass registry.
+/// Registers `attn-lower-to-cpu` and `attn-lower-to-nvvm`.
 void registerAttnPipelines();
 
 } // namespace attn

@@ -4,6 +4,9 @@
 #define ATTN_CONVERSION_PASSES_H
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Pass/Pass.h"
 
