@@ -29,5 +29,17 @@ config.substitutions.append(
 )
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
-tools = ["attn-opt", "attn-api-test", "mlir-runner", "mlir-opt"]
+tools = ["attn-opt", "attn-compile", "attn-api-test", "mlir-runner", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas (CUDA toolkit), for the tests that assemble generated PTX. A machine
+# without the toolkit skips them (they say REQUIRES: ptxas).
+import shutil
+
+ptxas = shutil.which("ptxas")
+for candidate in ["/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"]:
+    if not ptxas and os.path.exists(candidate):
+        ptxas = candidate
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -74,8 +74,16 @@ int64_t mlir::attn::getMaxSharedBytes(llvm::StringRef chip) {
   return 0;
 }
 
-void mlir::attn::buildLowerToNVVMPipeline(OpPassManager &pm,
-                                          const GPUPipelineOptions &options) {
+void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
+  // 4. gpu/scf/arith to NVVM and LLVM (one conversion: see Registration.cpp).
+  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::attn::buildAttnToKernelsPipeline(
+    OpPassManager &pm, const GPUPipelineOptions &options) {
   // 1. High level, as for the CPU.
   pm.addPass(createAttnDefaultConfig());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -99,15 +107,13 @@ void mlir::attn::buildLowerToNVVMPipeline(OpPassManager &pm,
   target.features = "+ptx80";
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
+}
 
-  // 4. gpu/scf/arith to NVVM and LLVM, then PTX (and cubin).
-  pm.addPass(createSCFToControlFlowPass());
-  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
-  kernels.addPass(createArithToLLVMConversionPass());
-  kernels.addPass(createConvertControlFlowToLLVMPass());
-  kernels.addPass(createConvertNVVMToLLVMPass());
-  kernels.addPass(createReconcileUnrealizedCastsPass());
+void mlir::attn::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                          const GPUPipelineOptions &options) {
+  buildAttnToKernelsPipeline(pm, options);
+  buildKernelsToLLVMPipeline(pm);
+  // 5. PTX (and cubin through ptxas).
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
   binary.toolkitPath = options.toolkit;

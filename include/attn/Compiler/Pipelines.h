@@ -42,6 +42,16 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 /// not one the GPU path supports.
 int64_t getMaxSharedBytes(llvm::StringRef chip);
 
+/// The first half of `attn-lower-to-nvvm`: attn.attention to kernel
+/// gpu.funcs in gpu.module @attn_kernels with the NVVM target attached;
+/// each kernel still carries its `attn.launch` metadata.
+void buildAttnToKernelsPipeline(OpPassManager &pm,
+                                const GPUPipelineOptions &options);
+
+/// The second half but the binary: gpu, scf, arith in the kernels to the
+/// NVVM and LLVM dialects.
+void buildKernelsToLLVMPipeline(OpPassManager &pm);
+
 /// attn.attention down to a gpu.binary holding one kernel per function:
 /// default config, bufferize, tile, split, convert-attn-tile-to-nvvm, attach
 /// the NVVM target, lower gpu/arith/scf to NVVM/LLVM, gpu-module-to-binary.

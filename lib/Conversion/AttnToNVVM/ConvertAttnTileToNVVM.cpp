@@ -195,6 +195,10 @@ public:
       for (int s = 0; s < 3; ++s)
         if (r != LSE || s < 2)
           strides[r][s] = arg(5 + 3 * r + s);
+    // Values from outside the program (sizes, constants, block ids) are
+    // materialised before this op, at the top of the kernel, so that they
+    // dominate every use whichever loop asks for them first.
+    prologueEnd = mma.i32(0).getDefiningOp();
   }
 
   LogicalResult emit();
@@ -236,12 +240,16 @@ private:
   DenseMap<Value, AccTile> accTiles;
   DenseMap<Value, PackedA> packed;
   DenseMap<Value, double> splats;
-  Value qRow0; // index: first query row of the block
+  Operation *prologueEnd;
 };
 
 FailureOr<Value> KernelEmitter::lookup(Value v) {
   if (Value mapped = mapping.lookupOrNull(v))
     return mapped;
+  OpBuilder::InsertionGuard guard(b);
+  if (!info.program->isAncestor(v.getParentBlock()->getParentOp()) ||
+      isa<BlockArgument>(v))
+    b.setInsertionPoint(prologueEnd);
   if (auto blockArg = dyn_cast<BlockArgument>(v)) {
     if (blockArg.getOwner() == &info.program.getBody().front()) {
       Value id = gpu::BlockIdOp::create(

@@ -1,0 +1,165 @@
+//===- Artifact.cpp - kernel artifacts for the attn runtime ---------------===//
+
+#include "attn/Compiler/Artifact.h"
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+#ifndef ATTN_GIT_COMMIT
+#define ATTN_GIT_COMMIT "unknown"
+#endif
+
+FailureOr<GPUArtifacts>
+mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
+                         bool withCubin) {
+  MLIRContext *ctx = module.getContext();
+  if (getMaxSharedBytes(options.chip) == 0)
+    return emitError(module.getLoc())
+           << "unsupported GPU target '" << options.chip
+           << "' (expected sm_80 or sm_90a)";
+
+  // Kernels with their launch metadata.
+  PassManager toKernels(ctx);
+  buildAttnToKernelsPipeline(toKernels, options);
+  if (failed(toKernels.run(module)))
+    return failure();
+  GPUArtifacts out;
+  out.chip = options.chip;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (func.isKernel())
+      out.kernels.push_back(
+          {func.getName().str(),
+           func->getAttrOfType<DictionaryAttr>("attn.launch")});
+  });
+  if (out.kernels.empty())
+    return emitError(module.getLoc()) << "no attn.attention to compile";
+
+  PassManager toLLVM(ctx);
+  buildKernelsToLLVMPipeline(toLLVM);
+  if (failed(toLLVM.run(module)))
+    return failure();
+
+  // The same LLVM module, once as PTX and once through ptxas.
+  auto binary = [&](StringRef format) -> FailureOr<std::string> {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    PassManager pm(ctx);
+    GpuModuleToBinaryPassOptions binaryOptions;
+    binaryOptions.compilationTarget = format.str();
+    binaryOptions.toolkitPath = options.toolkit;
+    pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+    if (failed(pm.run(*copy)))
+      return failure();
+    std::string object;
+    copy->walk([&](gpu::BinaryOp bin) {
+      for (Attribute attr : bin.getObjects())
+        object = cast<gpu::ObjectAttr>(attr).getObject().getValue().str();
+    });
+    return object;
+  };
+  FailureOr<std::string> ptx = binary("isa");
+  if (failed(ptx))
+    return failure();
+  out.ptx = std::move(*ptx);
+  if (withCubin) {
+    FailureOr<std::string> cubin = binary("bin");
+    if (failed(cubin))
+      return failure();
+    out.cubin = std::move(*cubin);
+  }
+  return out;
+}
+
+static llvm::json::Value toJSON(Attribute attr) {
+  if (auto b = dyn_cast<BoolAttr>(attr))
+    return b.getValue();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getInt();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValueAsDouble();
+  if (auto t = dyn_cast<TypeAttr>(attr)) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << t.getValue();
+    return s;
+  }
+  if (auto mask = dyn_cast<MaskAttr>(attr))
+    return llvm::json::Object{
+        {"kind", stringifyMaskKind(mask.getKind())},
+        {"alignment", stringifyMaskAlignment(mask.getAlignment())},
+        {"left", mask.getLeft()},
+        {"right", mask.getRight()}};
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << attr;
+  return s;
+}
+
+std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
+                                   const KernelInfo &kernel,
+                                   StringRef ptxFile, StringRef cubinFile) {
+  llvm::json::Object obj{
+      {"format_version", 1},
+      {"name", kernel.name},
+      {"entry", kernel.name},
+      {"target", artifacts.chip},
+      {"compiler", std::string("attn (git ") + ATTN_GIT_COMMIT + "), LLVM " +
+                       LLVM_VERSION_STRING},
+      {"ptx", ptxFile},
+      {"cubin", cubinFile.empty() ? llvm::json::Value(nullptr)
+                                  : llvm::json::Value(cubinFile)},
+      {"grid", llvm::json::Array{"ceildiv(Nq, block_m)", "B * Hq", "1"}},
+      {"params",
+       llvm::json::Array{"q",     "k",     "v",     "o",     "lse",
+                         "B",     "Hq",    "Hkv",   "Nq",    "Nk",
+                         "q_sb",  "q_sh",  "q_sr",  "k_sb",  "k_sh",
+                         "k_sr",  "v_sb",  "v_sh",  "v_sr",  "o_sb",
+                         "o_sh",  "o_sr",  "lse_sb", "lse_sh"}}};
+  if (kernel.launch)
+    for (NamedAttribute entry : kernel.launch)
+      obj[entry.getName().strref()] = toJSON(entry.getValue());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(obj))) << "\n";
+  return s;
+}
+
+static std::string writeFile(StringRef path, StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return ("cannot write " + path + ": " + ec.message()).str();
+  os << contents;
+  return "";
+}
+
+std::string mlir::attn::writeArtifacts(const GPUArtifacts &artifacts,
+                                       StringRef dir, StringRef stem) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return ("cannot create " + dir + ": " + ec.message()).str();
+  auto join = [&](StringRef file) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, file);
+    return std::string(path);
+  };
+  std::string ptxFile = (stem + "." + artifacts.chip + ".ptx").str();
+  std::string cubinFile =
+      artifacts.cubin.empty() ? "" : (stem + "." + artifacts.chip + ".cubin").str();
+  std::string err = writeFile(join(ptxFile), artifacts.ptx);
+  if (err.empty() && !cubinFile.empty())
+    err = writeFile(join(cubinFile), artifacts.cubin);
+  for (const KernelInfo &kernel : artifacts.kernels)
+    if (err.empty())
+      err = writeFile(join(kernel.name + ".json"),
+                      kernelJSON(artifacts, kernel, ptxFile, cubinFile));
+  return err;
+}

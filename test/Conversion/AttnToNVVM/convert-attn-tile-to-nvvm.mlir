@@ -1,0 +1,54 @@
+// RUN: attn-opt %s --attn-default-config --attn-tile --attn-split-kv-loop --cse \
+// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+
+// A causal f16 program becomes one kernel; the host function is gone (the
+// runtime launches the kernel from its attn.launch metadata).
+
+// CHECK-NOT: func.func
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK: llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
+// CHECK: gpu.func @causal(%{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: i64
+// CHECK-SAME: kernel
+// CHECK-SAME: attn.launch = {block_m = 64 : i64, block_n = 64 : i64, element_type = f16, has_lse = true, head_dim = 64 : i64, mask = #attn.mask<causal, top_left>
+// CHECK-SAME: shared_bytes = 24576 : i64, stages = 2 : i64, threads = 128 : i64, value_head_dim = 64 : i64, warps = 4 : i64}
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: %[[SMEM:.+]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
+// The Q block: cp.async of 16-byte chunks, zero-filled past Nq.
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: nvvm.cp.async.commit.group
+// Three K/V loops: masked, unmasked, masked.
+// CHECK: scf.for
+// K and V are issued together; S waits for all but the newest group.
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// The mask of edge blocks: -inf where a key is hidden.
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// Row max and sum across the quad that shares a row.
+// CHECK: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// P x V: V through ldmatrix.trans.
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: scf.for
+// CHECK: scf.for
+// Normalise and store: O as packed pairs, LSE from one lane of each quad.
+// CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK: gpu.return
+func.func @causal(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                  %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>,
+                  %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o, %lse : memref<?x?x?x64xf16>, memref<?x?x?xf32>)
+                 {mask = #attn.mask<causal, top_left>}
+  return
+}

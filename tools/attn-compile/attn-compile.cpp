@@ -1,0 +1,67 @@
+//===- attn-compile.cpp - attn.attention to kernel artifacts --------------===//
+//
+// attn-compile in.mlir --chip=sm_90a [--cubin] -o DIR
+// writes DIR/<stem>.<chip>.ptx (and .cubin) and DIR/<kernel>.json for every
+// function of in.mlir that holds an attn.attention; the runtime (runtime/)
+// loads them. Errors print with their location and exit non-zero.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Compiler/Artifact.h"
+#include "attn/Compiler/Compiler.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"),
+                                  cl::Required);
+static cl::opt<std::string> outDir("o", cl::desc("Output directory"),
+                                   cl::Required);
+static cl::opt<std::string> chip("chip", cl::desc("sm_80 or sm_90a"),
+                                 cl::init("sm_90a"));
+static cl::opt<bool> cubin("cubin",
+                           cl::desc("Also assemble a cubin with ptxas"));
+static cl::opt<std::string> toolkit("toolkit",
+                                    cl::desc("CUDA toolkit path (for ptxas)"),
+                                    cl::init(""));
+static cl::opt<bool> noSplit("no-split-kv-loop",
+                             cl::desc("Keep every K/V block masked"));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "attn kernel compiler\n");
+  std::unique_ptr<MLIRContext> ctx = attn::createContext();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, ctx.get());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(input, sourceMgr, ParserConfig(ctx.get()));
+  if (!module)
+    return 1;
+  attn::GPUPipelineOptions options;
+  options.chip = chip;
+  options.toolkit = toolkit;
+  options.splitKVLoop = !noSplit;
+  FailureOr<attn::GPUArtifacts> artifacts =
+      attn::compileToGPU(*module, options, cubin);
+  if (failed(artifacts))
+    return 1;
+  std::string stem = llvm::sys::path::stem(input).str();
+  std::string err = attn::writeArtifacts(*artifacts, outDir, stem);
+  if (!err.empty()) {
+    llvm::errs() << "attn-compile: " << err << "\n";
+    return 1;
+  }
+  for (const attn::KernelInfo &kernel : artifacts->kernels)
+    llvm::outs() << kernel.name << ": " << outDir << "/" << kernel.name
+                 << ".json\n";
+  return 0;
+}
