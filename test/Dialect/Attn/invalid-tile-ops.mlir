@@ -190,9 +190,25 @@ func.func @dot_rank(%a: tensor<4x64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<6
 // -----
 
 func.func @dot_acc_f16(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf16>) -> tensor<64x32xf16> {
-  // expected-error @+1 {{operand #2 must be 2D tensor of 32-bit float values, but got 'tensor<64x32xf16>'}}
+  // expected-error @+1 {{operand #2 must be static 2-D f32 tile, but got 'tensor<64x32xf16>'}}
   %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf16>
   return %d : tensor<64x32xf16>
+}
+
+// -----
+
+func.func @dot_acc_dynamic(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  // expected-error @+1 {{operand #2 must be static 2-D f32 tile, but got 'tensor<?x32xf32>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<?x32xf32>
+  return %d : tensor<?x32xf32>
+}
+
+// -----
+
+func.func @mask_dynamic_scores(%s: tensor<64x?xf32>, %r: index) -> tensor<64x?xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<64x?xf32>'}}
+  %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x?xf32>
+  return %m : tensor<64x?xf32>
 }
 
 // -----
@@ -206,7 +222,7 @@ func.func @mask_no_attr(%s: tensor<64x32xf32>, %r: index) -> tensor<64x32xf32> {
 // -----
 
 func.func @mask_f16_scores(%s: tensor<64x32xf16>, %r: index) -> tensor<64x32xf16> {
-  // expected-error @+1 {{operand #0 must be 2D tensor of 32-bit float values, but got 'tensor<64x32xf16>'}}
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<64x32xf16>'}}
   %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x32xf16>
   return %m : tensor<64x32xf16>
 }
@@ -221,6 +237,40 @@ func.func @reduce_rows_rows(%t: tensor<64x32xf32>) -> tensor<32xf32> {
   // expected-error @+1 {{result has 32 rows but the tile has 64}}
   %r = attn.reduce_rows sum %t : tensor<64x32xf32> -> tensor<32xf32>
   return %r : tensor<32xf32>
+}
+
+// -----
+
+// Tiles have static shapes: a dynamic dimension is rejected by the type
+// constraint before any row count is compared.
+func.func @reduce_rows_dynamic_input(%t: tensor<?x32xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<?x32xf32>'}}
+  %r = attn.reduce_rows sum %t : tensor<?x32xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+func.func @reduce_rows_all_dynamic(%t: tensor<?x?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<?x?xf32>'}}
+  %r = attn.reduce_rows max %t : tensor<?x?xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @reduce_rows_dynamic_result(%t: tensor<64x32xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{result #0 must be static 1-D f32 tile, but got 'tensor<?xf32>'}}
+  %r = attn.reduce_rows sum %t : tensor<64x32xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @broadcast_rows_dynamic(%t: tensor<?xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{operand #0 must be static 1-D f32 tile, but got 'tensor<?xf32>'}}
+  %r = attn.broadcast_rows %t : tensor<?xf32> -> tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
 }
 
 // -----

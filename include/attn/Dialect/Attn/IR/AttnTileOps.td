@@ -16,8 +16,17 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Attn_Tile : RankedTensorOf<[AnyFloat], [HasStaticShapePred], "tile">;
-def Attn_F32Tile2D : 2DTensorOf<[F32]>;
-def Attn_F32Tile1D : 1DTensorOf<[F32]>;
+// Scores, probabilities, accumulators and per-row state: static f32 tiles of a
+// fixed rank. The static shape is part of the constraint so that no verifier
+// (or lowering) ever compares or allocates a dynamic size.
+def Attn_F32Tile2D : RankedTensorOf<[F32],
+    [HasStaticShapePred, HasAnyRankOfPred<[2]>]> {
+  let summary = "static 2-D f32 tile";
+}
+def Attn_F32Tile1D : RankedTensorOf<[F32],
+    [HasStaticShapePred, HasAnyRankOfPred<[1]>]> {
+  let summary = "static 1-D f32 tile";
+}
 
 //===----------------------------------------------------------------------===//
 // Program structure
