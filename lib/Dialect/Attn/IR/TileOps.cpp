@@ -119,10 +119,9 @@ void StoreOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 LogicalResult DotOp::verify() {
+  // The operand types check ranks, static shapes and allowed element types.
   RankedTensorType a = getA().getType(), b = getB().getType(),
                    acc = getAcc().getType();
-  if (a.getRank() != 2 || b.getRank() != 2)
-    return emitOpError() << "operands must be 2-D tiles";
   if (a.getElementType() != b.getElementType())
     return emitOpError() << "operand element types differ: "
                          << a.getElementType() << " vs " << b.getElementType();
