@@ -393,13 +393,25 @@ func.func private @mask_window_no_extents() attributes {m = #attn.mask<window, t
 
 // -----
 
-// expected-error @+1 {{window extents must be non-negative, got left = -1, right = 0}}
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = -1, right = 0}}
 func.func private @mask_window_left() attributes {m = #attn.mask<window, top_left, left = -1, right = 0>}
 
 // -----
 
-// expected-error @+1 {{window extents must be non-negative, got left = 3, right = -2}}
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = 3, right = -2}}
 func.func private @mask_window_right() attributes {m = #attn.mask<window, bottom_right, left = 3, right = -2>}
+
+// -----
+
+// Extents are bounded so that the K/V range arithmetic (diagonal + right + 1)
+// cannot overflow.
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = 0, right = 9223372036854775807}}
+func.func private @mask_window_right_huge() attributes {m = #attn.mask<window, top_left, left = 0, right = 9223372036854775807>}
+
+// -----
+
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = 2147483648, right = 0}}
+func.func private @mask_window_left_huge() attributes {m = #attn.mask<window, bottom_right, left = 2147483648, right = 0>}
 
 // -----
 
