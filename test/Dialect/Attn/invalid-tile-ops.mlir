@@ -318,7 +318,7 @@ func.func @online_softmax_scores_rows(%s: tensor<64x32xf32>, %m: tensor<32xf32>,
 // -----
 
 func.func @online_softmax_acc_rows(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<32x16xf32>) {
-  // expected-error @+1 {{running max has 64 rows but the tile has 32}}
+  // expected-error @+1 {{accumulator has 32 rows but the running max has 64}}
   %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 1.0 : f32}
       : tensor<64x32xf32>, tensor<64xf32>, tensor<32x16xf32>
   return
@@ -337,8 +337,17 @@ func.func @online_softmax_sum_type(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %l
 // -----
 
 func.func @online_softmax_scale(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
-  // expected-error @+1 {{scale_log2e must be finite}}
+  // expected-error @+1 {{scale_log2e must be finite, got inf}}
   %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 0x7F800000 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_scale_nan(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{scale_log2e must be finite, got nan}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 0x7FC00000 : f32}
       : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
   return
 }
