@@ -147,3 +147,115 @@ func.func @left_alone(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: inde
   }
   return %r4 : tensor<64x32xf32>
 }
+
+// A step other than the constant 1 would make the peeled loops skip or
+// repeat blocks at the split points: the loop is left alone.
+// CHECK-LABEL: func.func @step_two
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @step_two(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c2 = arith.constant 2 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %r = scf.for %j = %lo to %hi step %c2 iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
+
+// A step that is not a constant is not known to be 1.
+// CHECK-LABEL: func.func @step_dynamic
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @step_dynamic(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index, %step: index) -> tensor<64x32xf32> {
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %r = scf.for %j = %lo to %hi step %step iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
+
+// The unmasked range would be computed for the kv_range's mask, not for the
+// one the attn.mask applies: the loop is left alone.
+// CHECK-LABEL: func.func @mask_attr_mismatch
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-SAME: #attn.mask<causal, bottom_right>
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @mask_attr_mismatch(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c1 = arith.constant 1 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, bottom_right>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
+
+// Every attn.mask in the body must match, not just the first one.
+// CHECK-LABEL: func.func @second_mask_mismatch
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK-COUNT-2: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @second_mask_mismatch(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c1 = arith.constant 1 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<window, top_left, left = 8, right = 0>}
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m0 = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<window, top_left, left = 8, right = 0>} : tensor<64x32xf32>
+    %m1 = attn.mask %m0 rows %row0 of %nq cols %j of %nk {mask = #attn.mask<window, top_left, left = 8, right = 1>} : tensor<64x32xf32>
+    scf.yield %m1 : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
+
+// The mask must describe the same query block and sequence lengths as the
+// kv_range: here its rows start elsewhere.
+// CHECK-LABEL: func.func @mask_row_start_mismatch
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @mask_row_start_mismatch(%s: tensor<64x32xf32>, %row0: index, %row1: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c1 = arith.constant 1 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row1 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
+
+// Here the query and key counts are swapped.
+// CHECK-LABEL: func.func @mask_lengths_swapped
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @mask_lengths_swapped(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c1 = arith.constant 1 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, bottom_right>}
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nk cols %j of %nq {mask = #attn.mask<causal, bottom_right>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}

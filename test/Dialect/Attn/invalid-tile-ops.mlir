@@ -156,6 +156,23 @@ func.func @dot_element_types(%a: tensor<64x16xf16>, %b: tensor<32x16xbf16>, %c: 
 
 // -----
 
+// Products and sums are f32: wider or narrower inputs have no lowering.
+func.func @dot_f64(%a: tensor<64x16xf64>, %b: tensor<32x16xf64>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f16, bf16 or f32 tile, but got 'tensor<64x16xf64>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf64>, tensor<32x16xf64> -> tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
+// -----
+
+func.func @dot_f8(%a: tensor<64x16xf16>, %b: tensor<32x16xf8E4M3FN>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{operand #1 must be static 2-D f16, bf16 or f32 tile, but got 'tensor<32x16xf8E4M3FN>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf8E4M3FN> -> tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
+// -----
+
 // Without transpose_b, b is [K, N]: its 32 rows do not match a's K = 16.
 func.func @dot_contraction(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
   // expected-error @+1 {{contraction sizes differ: a has K = 16, b has K = 32}}
@@ -182,7 +199,7 @@ func.func @dot_acc_rows(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor
 // -----
 
 func.func @dot_rank(%a: tensor<4x64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  // expected-error @+1 {{operands must be 2-D tiles}}
+  // expected-error @+1 {{operand #0 must be static 2-D f16, bf16 or f32 tile, but got 'tensor<4x64x16xf16>'}}
   %d = attn.dot %a, %b, %c transpose_b : tensor<4x64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf32>
   return %d : tensor<64x32xf32>
 }
@@ -190,9 +207,25 @@ func.func @dot_rank(%a: tensor<4x64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<6
 // -----
 
 func.func @dot_acc_f16(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf16>) -> tensor<64x32xf16> {
-  // expected-error @+1 {{operand #2 must be 2D tensor of 32-bit float values, but got 'tensor<64x32xf16>'}}
+  // expected-error @+1 {{operand #2 must be static 2-D f32 tile, but got 'tensor<64x32xf16>'}}
   %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf16>
   return %d : tensor<64x32xf16>
+}
+
+// -----
+
+func.func @dot_acc_dynamic(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  // expected-error @+1 {{operand #2 must be static 2-D f32 tile, but got 'tensor<?x32xf32>'}}
+  %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<?x32xf32>
+  return %d : tensor<?x32xf32>
+}
+
+// -----
+
+func.func @mask_dynamic_scores(%s: tensor<64x?xf32>, %r: index) -> tensor<64x?xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<64x?xf32>'}}
+  %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x?xf32>
+  return %m : tensor<64x?xf32>
 }
 
 // -----
@@ -206,7 +239,7 @@ func.func @mask_no_attr(%s: tensor<64x32xf32>, %r: index) -> tensor<64x32xf32> {
 // -----
 
 func.func @mask_f16_scores(%s: tensor<64x32xf16>, %r: index) -> tensor<64x32xf16> {
-  // expected-error @+1 {{operand #0 must be 2D tensor of 32-bit float values, but got 'tensor<64x32xf16>'}}
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<64x32xf16>'}}
   %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x32xf16>
   return %m : tensor<64x32xf16>
 }
@@ -221,6 +254,40 @@ func.func @reduce_rows_rows(%t: tensor<64x32xf32>) -> tensor<32xf32> {
   // expected-error @+1 {{result has 32 rows but the tile has 64}}
   %r = attn.reduce_rows sum %t : tensor<64x32xf32> -> tensor<32xf32>
   return %r : tensor<32xf32>
+}
+
+// -----
+
+// Tiles have static shapes: a dynamic dimension is rejected by the type
+// constraint before any row count is compared.
+func.func @reduce_rows_dynamic_input(%t: tensor<?x32xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<?x32xf32>'}}
+  %r = attn.reduce_rows sum %t : tensor<?x32xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+func.func @reduce_rows_all_dynamic(%t: tensor<?x?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{operand #0 must be static 2-D f32 tile, but got 'tensor<?x?xf32>'}}
+  %r = attn.reduce_rows max %t : tensor<?x?xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @reduce_rows_dynamic_result(%t: tensor<64x32xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{result #0 must be static 1-D f32 tile, but got 'tensor<?xf32>'}}
+  %r = attn.reduce_rows sum %t : tensor<64x32xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @broadcast_rows_dynamic(%t: tensor<?xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{operand #0 must be static 1-D f32 tile, but got 'tensor<?xf32>'}}
+  %r = attn.broadcast_rows %t : tensor<?xf32> -> tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
 }
 
 // -----
@@ -251,7 +318,7 @@ func.func @online_softmax_scores_rows(%s: tensor<64x32xf32>, %m: tensor<32xf32>,
 // -----
 
 func.func @online_softmax_acc_rows(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<32x16xf32>) {
-  // expected-error @+1 {{running max has 64 rows but the tile has 32}}
+  // expected-error @+1 {{accumulator has 32 rows but the running max has 64}}
   %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 1.0 : f32}
       : tensor<64x32xf32>, tensor<64xf32>, tensor<32x16xf32>
   return
@@ -270,8 +337,17 @@ func.func @online_softmax_sum_type(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %l
 // -----
 
 func.func @online_softmax_scale(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
-  // expected-error @+1 {{scale_log2e must be finite}}
+  // expected-error @+1 {{scale_log2e must be finite, got inf}}
   %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 0x7F800000 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_scale_nan(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{scale_log2e must be finite, got nan}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 0x7FC00000 : f32}
       : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
   return
 }

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @mixed_output(%t: tensor<1x1x8x16xf32>, %m: memref<1x1x8x16xf32>) {
-  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'query' is 'tensor<1x1x8x16xf32>'}}
+  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'output' is a memref while 'query' is a tensor}}
   attn.attention ins(%t, %t, %t : tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>)
                  outs(%m : memref<1x1x8x16xf32>)
   return
@@ -16,8 +16,17 @@ func.func @mixed_output(%t: tensor<1x1x8x16xf32>, %m: memref<1x1x8x16xf32>) {
 
 // -----
 
+func.func @mixed_value(%t: tensor<1x1x8x16xf32>, %m: memref<1x1x8x16xf32>) {
+  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'output' is a tensor while 'value' is a memref}}
+  %r = attn.attention ins(%t, %t, %m : tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, memref<1x1x8x16xf32>)
+                      outs(%t : tensor<1x1x8x16xf32>) -> tensor<1x1x8x16xf32>
+  return
+}
+
+// -----
+
 func.func @mixed_key(%m: memref<1x1x8x16xf32>, %t: tensor<1x1x8x16xf32>) {
-  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'key' is 'tensor<1x1x8x16xf32>'}}
+  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'output' is a memref while 'key' is a tensor}}
   attn.attention ins(%m, %t, %m : memref<1x1x8x16xf32>, tensor<1x1x8x16xf32>, memref<1x1x8x16xf32>)
                  outs(%m : memref<1x1x8x16xf32>)
   return
@@ -26,7 +35,7 @@ func.func @mixed_key(%m: memref<1x1x8x16xf32>, %t: tensor<1x1x8x16xf32>) {
 // -----
 
 func.func @mixed_lse(%m: memref<1x1x8x16xf32>, %l: tensor<1x1x8xf32>) {
-  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'lse' is 'tensor<1x1x8xf32>'}}
+  // expected-error @+1 {{operands must be all tensors or all memrefs, but 'output' is a memref while 'lse' is a tensor}}
   attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
                  outs(%m, %l : memref<1x1x8x16xf32>, tensor<1x1x8xf32>)
   return
@@ -329,7 +338,7 @@ func.func @scale_zero(%m: memref<1x1x8x16xf32>) {
 // -----
 
 func.func @scale_inf(%m: memref<1x1x8x16xf32>) {
-  // expected-error @+1 {{scale must be finite and non-zero}}
+  // expected-error @+1 {{scale must be finite and non-zero, got inf}}
   attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
                  outs(%m : memref<1x1x8x16xf32>) {scale = 0x7FF0000000000000 : f64}
   return
@@ -338,9 +347,18 @@ func.func @scale_inf(%m: memref<1x1x8x16xf32>) {
 // -----
 
 func.func @scale_nan(%m: memref<1x1x8x16xf32>) {
-  // expected-error @+1 {{scale must be finite and non-zero}}
+  // expected-error @+1 {{scale must be finite and non-zero, got nan}}
   attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
                  outs(%m : memref<1x1x8x16xf32>) {scale = 0x7FF8000000000000 : f64}
+  return
+}
+
+// -----
+
+func.func @scale_negative_inf(%m: memref<1x1x8x16xf32>) {
+  // expected-error @+1 {{scale must be finite and non-zero, got -inf}}
+  attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
+                 outs(%m : memref<1x1x8x16xf32>) {scale = 0xFFF0000000000000 : f64}
   return
 }
 
@@ -393,13 +411,25 @@ func.func private @mask_window_no_extents() attributes {m = #attn.mask<window, t
 
 // -----
 
-// expected-error @+1 {{window extents must be non-negative, got left = -1, right = 0}}
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = -1, right = 0}}
 func.func private @mask_window_left() attributes {m = #attn.mask<window, top_left, left = -1, right = 0>}
 
 // -----
 
-// expected-error @+1 {{window extents must be non-negative, got left = 3, right = -2}}
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = 3, right = -2}}
 func.func private @mask_window_right() attributes {m = #attn.mask<window, bottom_right, left = 3, right = -2>}
+
+// -----
+
+// Extents are bounded so that the K/V range arithmetic (diagonal + right + 1)
+// cannot overflow.
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = 0, right = 9223372036854775807}}
+func.func private @mask_window_right_huge() attributes {m = #attn.mask<window, top_left, left = 0, right = 9223372036854775807>}
+
+// -----
+
+// expected-error @+1 {{window extents must be in [0, 2147483647], got left = 2147483648, right = 0}}
+func.func private @mask_window_left_huge() attributes {m = #attn.mask<window, bottom_right, left = 2147483648, right = 0>}
 
 // -----
 

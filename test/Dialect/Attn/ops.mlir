@@ -86,6 +86,7 @@ func.func @attention_memref(%q: memref<?x?x?x64xf32>, %k: memref<?x?x?x64xf32>,
 // CHECK: mask = #attn.mask<causal, bottom_right>
 // CHECK: mask = #attn.mask<window, top_left, left = 0, right = 0>
 // CHECK: mask = #attn.mask<window, bottom_right, left = 4, right = 7>
+// CHECK: mask = #attn.mask<window, top_left, left = 2147483647, right = 2147483647>
 func.func @mask_forms(%q: memref<1x1x8x16xf32>, %o: memref<1x1x8x16xf32>) {
   attn.attention ins(%q, %q, %q : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
                  outs(%o : memref<1x1x8x16xf32>) {mask = #attn.mask<none>}
@@ -97,6 +98,9 @@ func.func @mask_forms(%q: memref<1x1x8x16xf32>, %o: memref<1x1x8x16xf32>) {
                  outs(%o : memref<1x1x8x16xf32>) {mask = #attn.mask<window, top_left, left = 0, right = 0>}
   attn.attention ins(%q, %q, %q : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
                  outs(%o : memref<1x1x8x16xf32>) {mask = #attn.mask<window, bottom_right, left = 4, right = 7>}
+  // The largest window extents.
+  attn.attention ins(%q, %q, %q : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
+                 outs(%o : memref<1x1x8x16xf32>) {mask = #attn.mask<window, top_left, left = 2147483647, right = 2147483647>}
   return
 }
 

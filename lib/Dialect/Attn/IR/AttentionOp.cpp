@@ -2,6 +2,8 @@
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 
+#include "DiagnosticUtils.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -74,16 +76,19 @@ LogicalResult AttentionOp::verify() {
              o = getOutputType();
   auto lse = getLse() ? cast<ShapedType>(getLse().getType()) : ShapedType();
 
-  // Tensors and memrefs do not mix.
+  // Tensors and memrefs do not mix. The output decides which the op works
+  // on, so the message names it and the first operand of the other kind.
   bool buffers = isa<MemRefType>(o);
   SmallVector<std::pair<StringRef, ShapedType>> all = {
       {"query", q}, {"key", k}, {"value", v}, {"output", o}};
   if (lse)
     all.push_back({"lse", lse});
+  auto kind = [](bool isBuffer) { return isBuffer ? "a memref" : "a tensor"; };
   for (auto [name, type] : all)
     if (isa<MemRefType>(type) != buffers)
       return emitOpError() << "operands must be all tensors or all memrefs, "
-                           << "but '" << name << "' is " << type;
+                           << "but 'output' is " << kind(buffers) << " while '"
+                           << name << "' is " << kind(!buffers);
 
   // Ranks.
   for (auto [name, type] : all) {
@@ -155,7 +160,8 @@ LogicalResult AttentionOp::verify() {
   if (std::optional<APFloat> scale = getScale()) {
     double s = scale->convertToDouble();
     if (!std::isfinite(s) || s == 0.0)
-      return emitOpError() << "scale must be finite and non-zero, got " << s;
+      return emitOpError() << "scale must be finite and non-zero, got "
+                           << formatFloatForDiagnostic(s);
   }
   return success();
 }

@@ -5,6 +5,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::attn;
 
@@ -71,13 +73,20 @@ void MaskAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+/// The largest window extent. The mask and K/V range lowerings add an extent
+/// (plus one) to a row index in `index` arithmetic; bounding extents by
+/// INT32_MAX keeps that far from overflow, and loses nothing: an extent of at
+/// least Nk keys is as good as an unbounded one.
+static constexpr int64_t kMaxWindowExtent = std::numeric_limits<int32_t>::max();
+
 LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                MaskKind kind, MaskAlignment, int64_t left,
                                int64_t right) {
   if (kind == MaskKind::Window) {
-    if (left < 0 || right < 0)
-      return emitError() << "window extents must be non-negative, got left = "
-                         << left << ", right = " << right;
+    auto inRange = [](int64_t v) { return v >= 0 && v <= kMaxWindowExtent; };
+    if (!inRange(left) || !inRange(right))
+      return emitError() << "window extents must be in [0, " << kMaxWindowExtent
+                         << "], got left = " << left << ", right = " << right;
     return success();
   }
   if (left != 0 || right != 0)

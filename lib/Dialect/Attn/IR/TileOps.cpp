@@ -2,6 +2,8 @@
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 
+#include "DiagnosticUtils.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -119,10 +121,9 @@ void StoreOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 LogicalResult DotOp::verify() {
+  // The operand types check ranks, static shapes and allowed element types.
   RankedTensorType a = getA().getType(), b = getB().getType(),
                    acc = getAcc().getType();
-  if (a.getRank() != 2 || b.getRank() != 2)
-    return emitOpError() << "operands must be 2-D tiles";
   if (a.getElementType() != b.getElementType())
     return emitOpError() << "operand element types differ: "
                          << a.getElementType() << " vs " << b.getElementType();
@@ -161,12 +162,17 @@ LogicalResult BroadcastRowsOp::verify() {
 }
 
 LogicalResult OnlineSoftmaxOp::verify() {
-  RankedTensorType s = getScores().getType(), acc = getAcc().getType();
-  if (failed(verifyRowsMatch(*this, s, getMax().getType(), "running max")) ||
-      failed(verifyRowsMatch(*this, acc, getMax().getType(), "running max")))
+  RankedTensorType max = getMax().getType(), acc = getAcc().getType();
+  if (failed(verifyRowsMatch(*this, getScores().getType(), max, "running max")))
     return failure();
-  if (!std::isfinite(getScaleLog2e().convertToDouble()))
-    return emitOpError() << "scale_log2e must be finite";
+  if (acc.getDimSize(0) != max.getDimSize(0))
+    return emitOpError() << "accumulator has " << acc.getDimSize(0)
+                         << " rows but the running max has "
+                         << max.getDimSize(0);
+  double scale = getScaleLog2e().convertToDouble();
+  if (!std::isfinite(scale))
+    return emitOpError() << "scale_log2e must be finite, got "
+                         << formatFloatForDiagnostic(scale);
   return success();
 }
 

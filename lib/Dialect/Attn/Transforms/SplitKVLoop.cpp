@@ -1,8 +1,12 @@
 //===- SplitKVLoop.cpp - peel masked K/V blocks from unmasked ones --------===//
 //
 // Algorithm:
-//  1. Collect the scf.for loops whose bounds are exactly the two results of
-//     one `attn.kv_range visible` and whose body holds an attn.mask.
+//  1. Collect the scf.for loops that are safe to split: their bounds are
+//     exactly the two results of one `attn.kv_range visible`, their step is
+//     the constant 1, their body holds at least one attn.mask, and every
+//     attn.mask in it applies the kv_range's mask attribute to the kv_range's
+//     query block (same row_start, num_queries and num_keys). Other loops are
+//     left alone.
 //  2. Before each, compute the `unmasked` range for the same query block and
 //     clamp it into the visible one: lo <= a <= b <= hi.
 //  3. Clone the loop twice in front of it: [lo, a) keeps its masks,
@@ -14,6 +18,7 @@
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -26,16 +31,36 @@ namespace attn {
 using namespace mlir;
 using namespace mlir::attn;
 
-/// The visible-range op that bounds `loop`, if `loop` is a masked K/V loop.
-static KVRangeOp getVisibleRange(scf::ForOp loop) {
+/// Whether `mask` is the mask that `range` describes: the unmasked range comes
+/// from the kv_range's mask attribute and query block, so an attn.mask that
+/// the split removes must apply that mask to the same rows of a problem of the
+/// same size.
+static bool masksLikeRange(MaskOp mask, KVRangeOp range) {
+  return mask.getMask() == range.getMask() &&
+         mask.getRowStart() == range.getRowStart() &&
+         mask.getNumQueries() == range.getNumQueries() &&
+         mask.getNumKeys() == range.getNumKeys();
+}
+
+/// The visible-range op that bounds `loop`, if `loop` is a masked K/V loop
+/// that is safe to split (step 1 of the overview above).
+static KVRangeOp getSplittableRange(scf::ForOp loop) {
   auto range = loop.getLowerBound().getDefiningOp<KVRangeOp>();
   if (!range || range.getKind() != KVRangeKind::Visible ||
       loop.getLowerBound() != range.getLower() ||
       loop.getUpperBound() != range.getUpper())
     return {};
+  // With another step, restarting at a and b would visit other blocks.
+  if (!matchPattern(loop.getStep(), m_One()))
+    return {};
   bool masked = false;
-  loop.getBody()->walk([&](MaskOp) { masked = true; });
-  return masked ? range : KVRangeOp();
+  WalkResult walk = loop.getBody()->walk([&](MaskOp mask) {
+    if (!masksLikeRange(mask, range))
+      return WalkResult::interrupt();
+    masked = true;
+    return WalkResult::advance();
+  });
+  return masked && !walk.wasInterrupted() ? range : KVRangeOp();
 }
 
 static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
@@ -79,7 +104,7 @@ struct AttnSplitKVLoopPass
   void runOnOperation() override {
     SmallVector<std::pair<scf::ForOp, KVRangeOp>> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (KVRangeOp range = getVisibleRange(loop))
+      if (KVRangeOp range = getSplittableRange(loop))
         loops.push_back({loop, range});
     });
     IRRewriter rewriter(&getContext());

@@ -40,8 +40,8 @@ def Attn_MaskAttr : Attn_Attr<"Mask", "mask"> {
 
     * `none`: every key is visible (`left = right = infinity`).
     * `causal`: `left = infinity, right = 0`.
-    * `window`: a sliding window with explicit non-negative `left` and
-      `right` extents.
+    * `window`: a sliding window with explicit `left` and `right` extents,
+      each in `[0, 2^31 - 1]`.
 
     The alignment only matters when `Nq != Nk`. `top_left` is PyTorch's
     `is_causal=True` convention (query 0 sees key 0); `bottom_right` is

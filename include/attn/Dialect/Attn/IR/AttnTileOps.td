@@ -16,8 +16,23 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Attn_Tile : RankedTensorOf<[AnyFloat], [HasStaticShapePred], "tile">;
-def Attn_F32Tile2D : 2DTensorOf<[F32]>;
-def Attn_F32Tile1D : 1DTensorOf<[F32]>;
+// Scores, probabilities, accumulators and per-row state: static f32 tiles of a
+// fixed rank. The static shape is part of the constraint so that no verifier
+// (or lowering) ever compares or allocates a dynamic size.
+def Attn_F32Tile2D : RankedTensorOf<[F32],
+    [HasStaticShapePred, HasAnyRankOfPred<[2]>]> {
+  let summary = "static 2-D f32 tile";
+}
+def Attn_F32Tile1D : RankedTensorOf<[F32],
+    [HasStaticShapePred, HasAnyRankOfPred<[1]>]> {
+  let summary = "static 1-D f32 tile";
+}
+// The inputs of attn.dot: products and sums are f32, so the inputs are the
+// float types that f32 holds exactly.
+def Attn_DotInputTile : RankedTensorOf<[F16, BF16, F32],
+    [HasStaticShapePred, HasAnyRankOfPred<[2]>]> {
+  let summary = "static 2-D f16, bf16 or f32 tile";
+}
 
 //===----------------------------------------------------------------------===//
 // Program structure
@@ -147,15 +162,15 @@ def Attn_DotOp : Attn_Op<"dot", [Pure,
   let description = [{
     `result = acc + a * b` (or `a * b^T` with `transpose_b`), with `a` of
     shape `[M, K]`, `b` of shape `[K, N]` (`[N, K]` transposed), products
-    and sums in f32. `a` and `b` share an element type.
+    and sums in f32. `a` and `b` share an element type: f16, bf16 or f32.
 
     ```mlir
     %s = attn.dot %q, %k, %zero transpose_b
         : tensor<64x64xf16>, tensor<32x64xf16> -> tensor<64x32xf32>
     ```
   }];
-  let arguments = (ins Attn_Tile:$a, Attn_Tile:$b, Attn_F32Tile2D:$acc,
-                       UnitAttr:$transpose_b);
+  let arguments = (ins Attn_DotInputTile:$a, Attn_DotInputTile:$b,
+                       Attn_F32Tile2D:$acc, UnitAttr:$transpose_b);
   let results = (outs Attn_F32Tile2D:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? attr-dict `:` type($a)

@@ -72,14 +72,17 @@ def AttnTile : Pass<"attn-tile"> {
 def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
   let summary = "Peel masked K/V blocks off the unmasked ones";
   let description = [{
-    Finds each `scf.for` whose bounds are the results of one
-    `attn.kv_range visible` and whose body applies an `attn.mask`, and splits
-    it into three consecutive loops over `[lo, a)`, `[a, b)` and `[b, hi)`,
-    where `[a, b)` is the `attn.kv_range unmasked` range clamped into
-    `[lo, hi)`. The middle loop drops its `attn.mask`: its blocks are wholly
-    visible and in bounds. Blocks wholly masked were already outside
-    `[lo, hi)`. The loop-carried running max, sum and accumulator thread
-    through the three loops; the softmax is order-independent.
+    Finds each `scf.for` that is safe to split: its bounds are the results
+    of one `attn.kv_range visible`, its step is the constant 1, and its body
+    applies at least one `attn.mask`, each with the kv_range's `mask`
+    attribute and its `row_start`, `num_queries` and `num_keys` operands.
+    Other loops are left alone. Each loop found becomes three consecutive
+    loops over `[lo, a)`, `[a, b)` and `[b, hi)`, where `[a, b)` is the
+    `attn.kv_range unmasked` range clamped into `[lo, hi)`. The middle loop
+    drops its `attn.mask`: its blocks are wholly visible and in bounds.
+    Blocks wholly masked were already outside `[lo, hi)`. The loop-carried
+    running max, sum and accumulator thread through the three loops; the
+    softmax is order-independent.
 
     ```mlir
     // After (abridged)
