@@ -39,4 +39,30 @@ MLIR
     done
   done
 done
+# Larger query blocks (8 warps) for the speed comparison.
+for dt in f16 bf16; do
+  for d in 64 128; do
+    for m in none causal_br; do
+      name="attn_${dt}_d${d}_${m}_m128"
+      src="$out/src/$name.mlir"
+      attrs="config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>"
+      if [ -n "${masks[$m]}" ]; then
+        attrs="$attrs, ${masks[$m]#\{}"; attrs="${attrs%\}}"
+      fi
+      cat > "$src" <<MLIR
+func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
+                 %v: memref<?x?x?x${d}x${dt}>, %o: memref<?x?x?x${d}x${dt}>,
+                 %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>)
+                 outs(%o, %lse : memref<?x?x?x${d}x${dt}>, memref<?x?x?xf32>) {$attrs}
+  return
+}
+MLIR
+      start=$(date +%s.%N)
+      "$tool" "$src" --chip="$chip" --cubin -o "$out" > /dev/null
+      end=$(date +%s.%N)
+      echo "$name $(echo "$end - $start" | bc)" >> "$out/compile_times.txt"
+    done
+  done
+done
 cat "$out/compile_times.txt"

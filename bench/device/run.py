@@ -1,0 +1,911 @@
+#!/usr/bin/env python3
+"""Device harness for attn kernels: correctness, timing and memory on one GPU.
+
+For every kernel in an artifact directory (one <name>.json per kernel, with
+the PTX/cubin it names), this script loads the kernel through
+libattn_runtime.so (ctypes), checks it against an fp32 reference written
+here (and against torch SDPA where SDPA has the same mask), times it against
+torch SDPA's cuDNN and FlashAttention-2 backends, and checks that it
+allocates nothing beyond its inputs and outputs.
+
+    python3 bench/device/run.py --artifacts DIR --runtime build-rt/libattn_runtime.so \
+        --out OUTDIR [--quick] [--commit SHA] [--kernels 'attn_f16_*,other']
+
+Writes OUTDIR/results.json (plus OUTDIR/kernels/<name>.json and
+OUTDIR/logs/<name>.log per kernel) and prints a summary. Each kernel runs in
+its own child process (unless --no-isolate), so a kernel that faults or
+hangs is recorded as failed without taking the others down.
+
+Exit status: 0 when every kernel loaded and every correctness point passed,
+1 otherwise, 2 for a usage or environment error.
+"""
+
+import argparse
+import ctypes
+import datetime
+import fnmatch
+import glob
+import json
+import math
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+import traceback
+
+LOG2E = math.log2(math.e)
+INF = float("inf")
+
+# (B, Hq, Hkv, Nq, Nk)
+CORRECTNESS_SHAPES = [
+    (2, 4, 4, 1, 1),
+    (1, 2, 2, 77, 77),
+    (2, 8, 2, 1000, 1000),  # GQA 4:1
+    (1, 4, 4, 4097, 4097),
+    (1, 4, 4, 128, 256),
+    (1, 4, 4, 256, 128),
+    (2, 4, 2, 1024, 1024),
+    (1, 2, 2, 77, 4097),
+    (1, 2, 2, 4097, 77),
+    (3, 2, 2, 512, 512),
+]
+# Extra points: empty problems, and a [B, N, H, D] layout seen as [B, H, N, D]
+# (non-contiguous strides through the kernel ABI).
+EDGE_SHAPES = [
+    ("empty_nk", (1, 2, 2, 16, 0)),
+    ("empty_nq", (1, 2, 2, 0, 16)),
+]
+STRIDED_SHAPES = [("bnhd_layout", (2, 8, 2, 1000, 1000))]
+
+TIMING_NS = [512, 1024, 2048, 4096, 8192, 16384]
+TIMING_TOKENS = 16384  # B * N
+TIMING_HIDDEN = 2048   # H * D
+WARMUP, REPS = 10, 30
+MEMORY_NS = [4096, 8192, 16384]
+
+O_TOL = {"f16": 5e-3, "bf16": 1e-2, "f32": 1e-3}
+LSE_TOL = 1e-3           # times max(1, |lse|)
+SDPA_REF_TOL = 1e-4      # our fp32 reference vs SDPA in fp32 (checks the reference)
+
+
+# ----------------------------------------------------------------------------
+# The runtime through ctypes
+# ----------------------------------------------------------------------------
+
+class AttnTensor(ctypes.Structure):
+    _fields_ = [("ptr", ctypes.c_uint64),
+                ("shape", ctypes.c_int64 * 4),
+                ("strides", ctypes.c_int64 * 4),
+                ("rank", ctypes.c_int32),
+                ("dtype", ctypes.c_int)]
+
+
+DTYPE_CODES = {"f16": 0, "bf16": 1, "f32": 2}
+
+
+class Runtime:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        L = self.lib
+        L.attn_kernel_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                       ctypes.POINTER(ctypes.c_void_p),
+                                       ctypes.c_char_p, ctypes.c_size_t]
+        L.attn_kernel_load.restype = ctypes.c_int
+        P = ctypes.POINTER(AttnTensor)
+        L.attn_kernel_launch.argtypes = [ctypes.c_void_p, P, P, P, P, P,
+                                         ctypes.c_void_p, ctypes.c_char_p,
+                                         ctypes.c_size_t]
+        L.attn_kernel_launch.restype = ctypes.c_int
+        L.attn_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                       ctypes.c_char_p, ctypes.c_size_t]
+        L.attn_kernel_info.restype = ctypes.c_int
+        L.attn_kernel_unload.argtypes = [ctypes.c_void_p]
+        L.attn_kernel_unload.restype = None
+
+    def load(self, directory, name):
+        err = ctypes.create_string_buffer(4096)
+        handle = ctypes.c_void_p()
+        rc = self.lib.attn_kernel_load(directory.encode(), name.encode(),
+                                       ctypes.byref(handle), err, len(err))
+        if rc != 0:
+            raise RuntimeError(err.value.decode(errors="replace"))
+        return Kernel(self, handle)
+
+
+class LaunchError(RuntimeError):
+    pass
+
+
+class Kernel:
+    def __init__(self, rt, handle):
+        self.rt, self.handle = rt, handle
+
+    def info(self, key):
+        buf = ctypes.create_string_buffer(1024)
+        rc = self.rt.lib.attn_kernel_info(self.handle, key.encode(), buf, len(buf))
+        if rc < 0:
+            raise KeyError(buf.value.decode(errors="replace"))
+        return buf.value.decode(errors="replace")
+
+    def launch(self, q, k, v, o, lse, stream=None):
+        """Tensors are torch tensors (lse may be None). Raises LaunchError."""
+        import torch
+        if stream is None:
+            stream = torch.cuda.current_stream()
+        descs = [tensor_desc(t) for t in (q, k, v, o)]
+        lse_desc = tensor_desc(lse) if lse is not None else None
+        err = ctypes.create_string_buffer(4096)
+        rc = self.rt.lib.attn_kernel_launch(
+            self.handle, *[ctypes.byref(d) for d in descs],
+            ctypes.byref(lse_desc) if lse_desc is not None else None,
+            ctypes.c_void_p(stream.cuda_stream), err, len(err))
+        if rc != 0:
+            raise LaunchError(err.value.decode(errors="replace"))
+
+    def unload(self):
+        if self.handle:
+            self.rt.lib.attn_kernel_unload(self.handle)
+            self.handle = None
+
+
+def torch_dtype(name):
+    import torch
+    return {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}[name]
+
+
+def tensor_desc(t, dtype_code=None):
+    import torch
+    codes = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}
+    d = AttnTensor()
+    d.ptr = t.data_ptr()
+    d.rank = t.dim()
+    for i in range(min(t.dim(), 4)):
+        d.shape[i] = t.shape[i]
+        d.strides[i] = t.stride(i)
+    d.dtype = codes.get(t.dtype, 99) if dtype_code is None else dtype_code
+    return d
+
+
+# ----------------------------------------------------------------------------
+# Metadata and the reference
+# ----------------------------------------------------------------------------
+
+class Meta:
+    """What the harness needs from <name>.json."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            raw = json.loads(f.read().decode("utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("metadata is not a JSON object")
+        self.raw = raw
+        self.name = raw["name"]
+        self.dtype = raw["element_type"]
+        if self.dtype not in DTYPE_CODES:
+            raise ValueError("unknown element_type %r" % (self.dtype,))
+        self.d = int(raw["head_dim"])
+        self.dv = int(raw["value_head_dim"])
+        self.has_lse = bool(raw["has_lse"])
+        self.scale_log2e = float(raw["scale_log2e"])
+        self.scale = self.scale_log2e / LOG2E
+        mask = raw.get("mask") or {"kind": "none"}
+        self.kind = mask["kind"]
+        self.alignment = mask.get("alignment") or "top_left"
+        if self.kind == "none":
+            self.left, self.right = INF, INF
+        elif self.kind == "causal":
+            self.left, self.right = INF, 0
+        elif self.kind == "window":
+            self.left, self.right = int(mask["left"]), int(mask["right"])
+        else:
+            raise ValueError("unknown mask kind %r" % (self.kind,))
+
+    @property
+    def causal(self):
+        return self.kind == "causal"
+
+    @property
+    def timeable(self):
+        return self.kind in ("none", "causal")
+
+    def sdpa_equivalent(self, nq, nk):
+        """is_causal for an SDPA call with the same mask, or None if none."""
+        if self.kind == "none":
+            return False
+        if self.kind == "causal" and (self.alignment == "top_left" or nq == nk):
+            return True
+        return None
+
+    def describe(self):
+        m = self.kind
+        if self.kind != "none":
+            m += "/" + self.alignment
+        if self.kind == "window":
+            m += "(%d,%d)" % (self.left, self.right)
+        return m
+
+
+def visibility(nq, nk, meta, device):
+    """[Nq, Nk] bool: query i sees key j iff i' - left <= j <= i' + right and
+    j < Nk, with i' = i + (Nk - Nq if bottom_right else 0)."""
+    import torch
+    i = torch.arange(nq, device=device, dtype=torch.int64)[:, None]
+    j = torch.arange(nk, device=device, dtype=torch.int64)[None, :]
+    ip = i + ((nk - nq) if meta.alignment == "bottom_right" else 0)
+    vis = j < nk
+    if meta.left != INF:
+        vis = vis & (j >= ip - meta.left)
+    if meta.right != INF:
+        vis = vis & (j <= ip + meta.right)
+    return vis
+
+
+def reference(q, k, v, meta):
+    """fp32 attention on upcast inputs: (O [B,Hq,Nq,Dv], LSE [B,Hq,Nq]).
+    Rows that see no key get O = 0 and LSE = -inf."""
+    import torch
+    hq, hkv = q.shape[1], k.shape[1]
+    qf = q.float()
+    kf = k.float().repeat_interleave(hq // hkv, dim=1)
+    vf = v.float().repeat_interleave(hq // hkv, dim=1)
+    s = torch.matmul(qf, kf.transpose(-1, -2)) * meta.scale
+    vis = visibility(q.shape[2], k.shape[2], meta, q.device)
+    s = s.masked_fill(~vis, -INF)
+    lse = torch.logsumexp(s, dim=-1)
+    finite = torch.isfinite(lse)
+    p = torch.exp(s - torch.where(finite, lse, torch.zeros_like(lse))[..., None])
+    o = torch.matmul(p, vf)
+    del s, p
+    return o, lse
+
+
+def sdpa(q, k, v, meta, is_causal, backend=None):
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    hq, hkv = q.shape[1], k.shape[1]
+    if hkv != hq:
+        k = k.repeat_interleave(hq // hkv, dim=1)
+        v = v.repeat_interleave(hq // hkv, dim=1)
+    if backend is None:
+        return F.scaled_dot_product_attention(q, k, v, is_causal=is_causal,
+                                              scale=meta.scale)
+    with sdpa_kernel(backend):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=is_causal,
+                                              scale=meta.scale)
+
+
+def rel_fro(x, ref):
+    import torch
+    num = torch.linalg.vector_norm((x.float() - ref.float()).flatten()).item()
+    den = torch.linalg.vector_norm(ref.float().flatten()).item()
+    return num / den if den > 0 else num
+
+
+# ----------------------------------------------------------------------------
+# Correctness
+# ----------------------------------------------------------------------------
+
+def make_inputs(meta, shape, layout, seed, device):
+    """q, k, v (random normal) and o, lse (NaN) in [B, H, N, D] form;
+    layout 'bnhd' allocates [B, N, H, D] and returns transposed views."""
+    import torch
+    b, hq, hkv, nq, nk = shape
+    dt = torch_dtype(meta.dtype)
+    g = torch.Generator(device=device)
+    g.manual_seed(seed)
+
+    def alloc(h, n, d, fill=None):
+        if layout == "bnhd":
+            if fill is None:
+                t = torch.randn(b, n, h, d, dtype=dt, device=device, generator=g)
+            else:
+                t = torch.full((b, n, h, d), fill, dtype=dt, device=device)
+            return t.transpose(1, 2)
+        if fill is None:
+            return torch.randn(b, h, n, d, dtype=dt, device=device, generator=g)
+        return torch.full((b, h, n, d), fill, dtype=dt, device=device)
+
+    q = alloc(hq, nq, meta.d)
+    k = alloc(hkv, nk, meta.d)
+    v = alloc(hkv, nk, meta.dv)
+    o = alloc(hq, nq, meta.dv, fill=float("nan"))
+    lse = (torch.full((b, hq, nq), float("nan"), dtype=torch.float32, device=device)
+           if meta.has_lse else None)
+    return q, k, v, o, lse
+
+
+def check_point(kernel, meta, shape, label, layout, seed, device):
+    import torch
+    b, hq, hkv, nq, nk = shape
+    rec = {"label": label, "shape": {"B": b, "Hq": hq, "Hkv": hkv, "Nq": nq, "Nk": nk},
+           "layout": layout, "seed": seed, "pass": False, "failures": []}
+    q, k, v, o, lse = make_inputs(meta, shape, layout, seed, device)
+    try:
+        kernel.launch(q, k, v, o, lse)
+        torch.cuda.synchronize()
+    except LaunchError as e:
+        rec["failures"].append("launch refused: %s" % e)
+        return rec
+    ref_o, ref_lse = reference(q, k, v, meta)
+
+    tol = O_TOL[meta.dtype]
+    rec["o_tol"] = tol
+    nan_o = int(torch.isnan(o).sum().item())
+    rec["o_nan"] = nan_o
+    if nan_o:
+        rec["failures"].append("O has %d NaN" % nan_o)
+    if o.numel():
+        err = rel_fro(o, ref_o)
+        rec["o_rel_err"] = err
+        rec["o_max_abs_err"] = (o.float() - ref_o).abs().nan_to_num(nan=INF).max().item()
+        if not (err <= tol):
+            rec["failures"].append("O rel err %.3g > %.3g" % (err, tol))
+    else:
+        rec["o_rel_err"] = 0.0
+
+    if meta.has_lse:
+        nan_l = int(torch.isnan(lse).sum().item())
+        rec["lse_nan"] = nan_l
+        if nan_l:
+            rec["failures"].append("LSE has %d NaN" % nan_l)
+        finite = torch.isfinite(ref_lse)
+        n_empty = int((~finite).sum().item())
+        rec["rows_without_keys"] = n_empty
+        if n_empty:
+            bad = int((lse[~finite] != -INF).sum().item())
+            rec["lse_neg_inf_mismatch"] = bad
+            if bad:
+                rec["failures"].append("%d rows without keys have LSE != -inf" % bad)
+        if int(finite.sum().item()):
+            diff = (lse[finite] - ref_lse[finite]).abs().nan_to_num(nan=INF)
+            rec["lse_max_abs_err"] = diff.max().item()
+            ratio = (diff / ref_lse[finite].abs().clamp(min=1.0)).max().item()
+            rec["lse_max_scaled_err"] = ratio
+            if not (ratio <= LSE_TOL):
+                rec["failures"].append("LSE err %.3g > %.3g * max(1, |lse|)"
+                                       % (ratio, LSE_TOL))
+        else:
+            rec["lse_max_abs_err"] = 0.0
+    else:
+        finite = torch.isfinite(ref_lse)
+        rec["rows_without_keys"] = int((~finite).sum().item())
+
+    # SDPA as a second reference where its mask is the same.
+    is_causal = meta.sdpa_equivalent(nq, nk)
+    if is_causal is not None and nq > 0 and nk > 0:
+        try:
+            from torch.nn.attention import SDPBackend
+            s32 = sdpa(q.float(), k.float(), v.float(), meta, is_causal,
+                       SDPBackend.MATH)
+            r = rel_fro(ref_o, s32)
+            rec["ref_vs_sdpa_fp32"] = r
+            if not (r <= SDPA_REF_TOL):
+                rec["failures"].append("the fp32 reference disagrees with SDPA "
+                                       "(rel %.3g): harness bug?" % r)
+            del s32
+            s = sdpa(q, k, v, meta, is_causal)
+            rec["o_vs_sdpa"] = rel_fro(o, s)
+            rec["sdpa_vs_ref"] = rel_fro(s, ref_o)
+            del s
+        except Exception as e:  # SDPA unavailable for this case
+            rec["sdpa"] = "unavailable: %s" % (str(e).splitlines() or [repr(e)])[0]
+    rec["pass"] = not rec["failures"]
+    return rec
+
+
+def runtime_checks(kernel, meta, device):
+    """The runtime must refuse bad tensors and leave outputs untouched."""
+    import torch
+    out = []
+    q, k, v, o, lse = make_inputs(meta, (1, 2, 2, 64, 64), "bhnd", 1, device)
+
+    def expect_refusal(what, needle, *args):
+        try:
+            kernel.launch(*args)
+            torch.cuda.synchronize()
+            out.append({"check": what, "pass": False, "message": "launched"})
+        except LaunchError as e:
+            msg = str(e)
+            ok = needle in msg and bool(torch.isnan(o).all().item())
+            out.append({"check": what, "pass": ok, "message": msg})
+
+    wrong = torch.float16 if meta.dtype != "f16" else torch.bfloat16
+    expect_refusal("wrong dtype", "element type", q.to(wrong), k, v, o, lse)
+    qbig = torch.empty(q.numel() + 8, dtype=q.dtype, device=device)
+    qmis = qbig[1:1 + q.numel()].view(q.shape)
+    expect_refusal("misaligned q", "aligned", qmis, k, v, o, lse)
+    expect_refusal("wrong head dim", "head dim", q[..., : meta.d // 2], k, v, o, lse)
+    if meta.has_lse:
+        expect_refusal("missing lse", "lse", q, k, v, o, None)
+    else:
+        fake = torch.empty(1, 2, 64, dtype=torch.float32, device=device)
+        expect_refusal("unexpected lse", "lse", q, k, v, o, fake)
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Timing and memory
+# ----------------------------------------------------------------------------
+
+def bench(fn):
+    """Median ms over REPS after WARMUP calls, one CUDA event pair per rep.
+    A long GPU sleep first lets the CPU queue all reps, so launch overhead on
+    the host does not show up as GPU time."""
+    import torch
+    for _ in range(WARMUP):
+        fn()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
+    if hasattr(torch.cuda, "_sleep"):
+        torch.cuda._sleep(50_000_000)  # ~25 ms of cycles
+    for s, e in zip(starts, ends):
+        s.record()
+        fn()
+        e.record()
+    torch.cuda.synchronize()
+    times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
+    return times[len(times) // 2]
+
+
+def timing(kernel, meta, device):
+    import torch
+    from torch.nn.attention import SDPBackend
+    recs = []
+    h = TIMING_HIDDEN // meta.d
+    dt = torch_dtype(meta.dtype)
+    for n in TIMING_NS:
+        b = TIMING_TOKENS // n
+        flops = 2.0 * b * h * n * n * (meta.d + meta.dv)  # = 4 B H N^2 D
+        if meta.causal:
+            flops /= 2
+        rec = {"N": n, "B": b, "H": h, "D": meta.d, "Dv": meta.dv,
+               "causal": meta.causal, "flops": flops}
+        q = torch.randn(b, h, n, meta.d, dtype=dt, device=device)
+        k = torch.randn(b, h, n, meta.d, dtype=dt, device=device)
+        v = torch.randn(b, h, n, meta.dv, dtype=dt, device=device)
+        o = torch.empty(b, h, n, meta.dv, dtype=dt, device=device)
+        lse = (torch.empty(b, h, n, dtype=torch.float32, device=device)
+               if meta.has_lse else None)
+        peers = [("attn", lambda: kernel.launch(q, k, v, o, lse)),
+                 ("cudnn", lambda: sdpa(q, k, v, meta, meta.causal,
+                                        SDPBackend.CUDNN_ATTENTION)),
+                 ("flash2", lambda: sdpa(q, k, v, meta, meta.causal,
+                                         SDPBackend.FLASH_ATTENTION))]
+        for tag, fn in peers:
+            try:
+                ms = bench(fn)
+                rec[tag + "_ms"] = ms
+                rec[tag + "_tflops"] = flops / (ms * 1e-3) / 1e12
+            except Exception as e:
+                first = (str(e).strip().splitlines() or [repr(e)])[0]
+                rec[tag + "_ms"] = None
+                rec[tag + "_tflops"] = "unavailable: %s" % first[:300]
+                if tag == "attn" and not isinstance(e, LaunchError):
+                    raise  # a CUDA fault: the context is gone
+        # Sanity: the timed output against cuDNN/flash where both ran.
+        try:
+            ref = sdpa(q, k, v, meta, meta.causal)
+            rec["o_vs_sdpa"] = rel_fro(o, ref)
+        except Exception as e:
+            rec["o_vs_sdpa"] = "unavailable: %s" % (str(e).splitlines() or [repr(e)])[0]
+        recs.append(rec)
+        print("    timing N=%-5d B=%-3d H=%-3d attn %s  cudnn %s  flash2 %s"
+              % (n, b, h, fmt_tflops(rec["attn_tflops"]),
+                 fmt_tflops(rec["cudnn_tflops"]), fmt_tflops(rec["flash2_tflops"])),
+              flush=True)
+        del q, k, v, o, lse
+        torch.cuda.empty_cache()
+    return recs
+
+
+def memory(kernel, meta, device):
+    import torch
+    recs = []
+    h = TIMING_HIDDEN // meta.d
+    dt = torch_dtype(meta.dtype)
+    for n in MEMORY_NS:
+        torch.cuda.synchronize()
+        torch.cuda.empty_cache()
+        base = torch.cuda.memory_allocated()
+        q = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
+        k = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
+        v = torch.randn(1, h, n, meta.dv, dtype=dt, device=device)
+        o = torch.empty(1, h, n, meta.dv, dtype=dt, device=device)
+        lse = (torch.empty(1, h, n, dtype=torch.float32, device=device)
+               if meta.has_lse else None)
+        io_bytes = sum(t.numel() * t.element_size() for t in (q, k, v, o, lse)
+                       if t is not None)
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.max_memory_allocated()
+        free_before = torch.cuda.mem_get_info()[0]
+        kernel.launch(q, k, v, o, lse)
+        torch.cuda.synchronize()
+        after = torch.cuda.max_memory_allocated()
+        free_after = torch.cuda.mem_get_info()[0]
+        recs.append({"N": n, "B": 1, "H": h, "io_bytes": io_bytes,
+                     "allocated_over_baseline": before - base,
+                     "peak_before": before, "peak_after": after,
+                     "peak_growth": after - before,
+                     "device_free_drop": free_before - free_after})
+        del q, k, v, o, lse
+    # Linear growth: allocated bytes per token stay constant.
+    per_token = [r["allocated_over_baseline"] / r["N"] for r in recs]
+    summary = {"points": recs,
+               "bytes_per_token": per_token,
+               "linear": max(per_token) <= 1.01 * min(per_token),
+               "no_extra_allocation": all(r["peak_growth"] == 0 for r in recs)}
+    return summary
+
+
+# ----------------------------------------------------------------------------
+# One kernel
+# ----------------------------------------------------------------------------
+
+def fmt_tflops(x):
+    return "%7.1f" % x if isinstance(x, (int, float)) else "    n/a"
+
+
+def run_kernel(args, rt, name, device):
+    import torch
+    res = {"name": name, "load": {"ok": False}, "correctness": [],
+           "runtime_checks": [], "timing": [], "memory": None, "errors": []}
+    path = os.path.join(args.artifacts, name + ".json")
+    meta = None
+    try:
+        meta = Meta(path)
+        res["meta"] = {"dtype": meta.dtype, "D": meta.d, "Dv": meta.dv,
+                       "mask": meta.kind, "alignment": meta.alignment,
+                       "left": meta.left if meta.left != INF else "inf",
+                       "right": meta.right if meta.right != INF else "inf",
+                       "has_lse": meta.has_lse, "scale_log2e": meta.scale_log2e,
+                       "compiler": meta.raw.get("compiler"),
+                       "target": meta.raw.get("target"),
+                       "config": {k: meta.raw.get(k) for k in
+                                  ("block_m", "block_n", "warps", "stages",
+                                   "threads", "shared_bytes")}}
+    except Exception as e:
+        res["errors"].append("metadata: %s: %s" % (type(e).__name__, e))
+    try:
+        kernel = rt.load(args.artifacts, name)
+    except Exception as e:
+        res["load"] = {"ok": False, "error": str(e)}
+        print("  load FAILED: %s" % e, flush=True)
+        return res
+    if meta is None:  # the runtime took a file Python could not read
+        kernel.unload()
+        res["load"] = {"ok": False, "error": "; ".join(res["errors"])}
+        return res
+    res["load"] = {"ok": True}
+    for key in ("loaded_from", "load_note", "device", "device_arch"):
+        res["load"][key] = kernel.info(key)
+    for key, want in (("dtype", meta.dtype), ("head_dim", str(meta.d)),
+                      ("value_head_dim", str(meta.dv)),
+                      ("has_lse", "1" if meta.has_lse else "0"),
+                      ("mask", meta.kind)):
+        got = kernel.info(key)
+        if got != want:
+            res["errors"].append("runtime reports %s=%s, the JSON says %s"
+                                 % (key, got, want))
+    print("  loaded from %s%s" % (res["load"]["loaded_from"],
+                                  (" (%s)" % res["load"]["load_note"])
+                                  if res["load"]["load_note"] else ""), flush=True)
+
+    try:
+        points = [("matrix", s, "bhnd") for s in CORRECTNESS_SHAPES]
+        points += [(lbl, s, "bhnd") for lbl, s in EDGE_SHAPES]
+        points += [(lbl, s, "bnhd") for lbl, s in STRIDED_SHAPES]
+        for i, (label, shape, layout) in enumerate(points):
+            rec = check_point(kernel, meta, shape, label, layout, 1000 + i, device)
+            res["correctness"].append(rec)
+            print("    %-4s %-11s B=%d Hq=%-2d Hkv=%-2d Nq=%-5d Nk=%-5d  O rel %-9s LSE %-9s %s"
+                  % ("ok" if rec["pass"] else "FAIL", label, *shape,
+                     "%.2e" % rec["o_rel_err"] if "o_rel_err" in rec else "-",
+                     "%.2e" % rec["lse_max_scaled_err"] if "lse_max_scaled_err" in rec else "-",
+                     "; ".join(rec["failures"])), flush=True)
+        torch.cuda.synchronize()
+        res["runtime_checks"] = runtime_checks(kernel, meta, device)
+        for c in res["runtime_checks"]:
+            if not c["pass"]:
+                print("    FAIL runtime check %s: %s" % (c["check"], c["message"]))
+        if not args.quick and meta.timeable:
+            res["timing"] = timing(kernel, meta, device)
+        res["memory"] = memory(kernel, meta, device)
+        m = res["memory"]
+        print("    memory: bytes/token %s, linear %s, extra allocation %s"
+              % (["%.0f" % x for x in m["bytes_per_token"]], m["linear"],
+                 not m["no_extra_allocation"]), flush=True)
+    except Exception as e:
+        res["errors"].append("%s: %s" % (type(e).__name__, e))
+        res["traceback"] = traceback.format_exc()
+        print("  ERROR: %s" % e, flush=True)
+    finally:
+        try:
+            kernel.unload()
+        except Exception:
+            pass
+    return res
+
+
+def kernel_ok(res):
+    return (res["load"].get("ok", False) and not res["errors"]
+            and bool(res["correctness"])
+            and all(p["pass"] for p in res["correctness"])
+            and all(c["pass"] for c in res["runtime_checks"]))
+
+
+# ----------------------------------------------------------------------------
+# Driver
+# ----------------------------------------------------------------------------
+
+def clean(x):
+    """JSON-safe: non-finite floats become strings."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, dict):
+        return {str(k): clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [clean(v) for v in x]
+    return x
+
+
+def environment(args):
+    import torch
+    env = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+           "commit": args.commit, "host": socket.gethostname(),
+           "python": platform.python_version(), "torch": torch.__version__,
+           "cuda_torch": torch.version.cuda,
+           "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+           "runtime": os.path.abspath(args.runtime),
+           "artifacts": os.path.abspath(args.artifacts), "quick": args.quick}
+    try:
+        import triton
+        env["triton"] = triton.__version__
+    except Exception:
+        env["triton"] = None
+    if torch.cuda.is_available():
+        p = torch.cuda.get_device_properties(0)
+        env["gpu"] = torch.cuda.get_device_name(0)
+        env["capability"] = "%d.%d" % (p.major, p.minor)
+        env["gpu_memory_bytes"] = p.total_memory
+        env["sm_count"] = p.multi_processor_count
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version,name,clocks.max.sm",
+                              "--format=csv,noheader"], capture_output=True, text=True,
+                             timeout=30)
+        if out.returncode == 0 and out.stdout.strip():
+            first = out.stdout.strip().splitlines()[0]
+            env["nvidia_smi"] = first
+            env["driver"] = first.split(",")[0].strip()
+    except Exception as e:
+        env["nvidia_smi"] = "unavailable: %s" % e
+    if "driver" not in env:
+        try:  # the driver's CUDA version through the driver API
+            libcuda = ctypes.CDLL("libcuda.so.1")
+            ver = ctypes.c_int()
+            if libcuda.cuDriverGetVersion(ctypes.byref(ver)) == 0:
+                env["driver"] = "CUDA %d.%d" % (ver.value // 1000, (ver.value % 1000) // 10)
+        except Exception:
+            pass
+    return env
+
+
+def list_kernels(args):
+    names = sorted(os.path.splitext(os.path.basename(p))[0]
+                   for p in glob.glob(os.path.join(args.artifacts, "*.json")))
+    if args.kernels:
+        pats = [p.strip() for p in args.kernels.split(",") if p.strip()]
+        names = [n for n in names if any(fnmatch.fnmatch(n, p) for p in pats)]
+    return names
+
+
+def child_main(args):
+    """Runs one kernel (--only NAME) and writes OUTDIR/kernels/NAME.json."""
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    device = torch.device("cuda")
+    torch.zeros(1, device=device)  # make the primary context current
+    torch.cuda.synchronize()
+    rt = Runtime(args.runtime)
+    res = run_kernel(args, rt, args.only, device)
+    os.makedirs(os.path.join(args.out, "kernels"), exist_ok=True)
+    with open(os.path.join(args.out, "kernels", args.only + ".json"), "w") as f:
+        json.dump(clean(res), f, indent=1)
+    return 0
+
+
+def run_isolated(args, name):
+    cmd = [sys.executable, os.path.abspath(__file__), "--artifacts", args.artifacts,
+           "--runtime", args.runtime, "--out", args.out, "--only", name]
+    if args.quick:
+        cmd.append("--quick")
+    result_path = os.path.join(args.out, "kernels", name + ".json")
+    if os.path.exists(result_path):
+        os.remove(result_path)
+    os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
+    t0 = time.time()
+    def text(x):
+        return x.decode(errors="replace") if isinstance(x, bytes) else (x or "")
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=args.kernel_timeout)
+        output, rc = text(p.stdout), p.returncode
+    except subprocess.TimeoutExpired as e:
+        output = text(e.stdout) + "\n[timed out after %ds]" % args.kernel_timeout
+        rc = "a timeout"
+    with open(os.path.join(args.out, "logs", name + ".log"), "w") as f:
+        f.write(output)
+    sys.stdout.write(output if output.endswith("\n") or not output else output + "\n")
+    if os.path.exists(result_path):
+        with open(result_path) as f:
+            res = json.load(f)
+    else:
+        tail = "\n".join(output.strip().splitlines()[-15:])
+        res = {"name": name, "load": {"ok": False}, "correctness": [],
+               "runtime_checks": [], "timing": [], "memory": None,
+               "errors": ["the child process ended with %s without a result; "
+                          "output tail:\n%s" % (rc, tail)]}
+        print("  ERROR: child ended with %s" % rc)
+    res["seconds"] = round(time.time() - t0, 1)
+    return res
+
+
+def summarize(results):
+    lines = []
+    hdr = "%-34s %-5s %-4s %-22s %-6s %-7s %-9s %-9s" % (
+        "kernel", "dtype", "D", "mask", "from", "points", "O rel", "LSE")
+    lines.append(hdr)
+    lines.append("-" * len(hdr))
+    for r in results:
+        m = r.get("meta", {})
+        pts = r["correctness"]
+        npass = sum(1 for p in pts if p["pass"])
+        worst_o = max([p.get("o_rel_err", 0) for p in pts if isinstance(p.get("o_rel_err"), (int, float))] or [float("nan")])
+        worst_l = max([p.get("lse_max_scaled_err", 0) for p in pts if isinstance(p.get("lse_max_scaled_err"), (int, float))] or [float("nan")])
+        mask = m.get("mask", "?")
+        if mask != "none" and m:
+            mask += "/" + ("br" if m.get("alignment") == "bottom_right" else "tl")
+            if m.get("mask") == "window":
+                mask += "(%s,%s)" % (m.get("left"), m.get("right"))
+        status = "%d/%d" % (npass, len(pts)) if r["load"].get("ok") else "LOAD"
+        if r.get("errors"):
+            status += "!"
+        lines.append("%-34s %-5s %-4s %-22s %-6s %-7s %-9s %-9s" % (
+            r["name"][:34], m.get("dtype", "?"),
+            "%s" % m.get("D", "?") if m.get("D") == m.get("Dv") else "%s/%s" % (m.get("D"), m.get("Dv")),
+            mask, r["load"].get("loaded_from", "-"), status,
+            "%.2e" % worst_o if worst_o == worst_o else "-",
+            "%.2e" % worst_l if worst_l == worst_l else "-"))
+    timed = [r for r in results if r.get("timing")]
+    if timed:
+        lines.append("")
+        lines.append("TFLOP/s (B*N = %d, H*D = %d)" % (TIMING_TOKENS, TIMING_HIDDEN))
+        hdr = "%-34s %6s %8s %8s %8s %8s" % ("kernel", "N", "attn", "cudnn", "flash2", "attn/cudnn")
+        lines.append(hdr)
+        for r in timed:
+            for t in r["timing"]:
+                a, c, f = t.get("attn_tflops"), t.get("cudnn_tflops"), t.get("flash2_tflops")
+                ratio = "%.2f" % (a / c) if all(isinstance(x, (int, float)) for x in (a, c)) and c else "-"
+                lines.append("%-34s %6d %8s %8s %8s %8s" % (
+                    r["name"][:34], t["N"], fmt_tflops(a).strip(), fmt_tflops(c).strip(),
+                    fmt_tflops(f).strip(), ratio))
+    failed = [r for r in results if not kernel_ok(r)]
+    lines.append("")
+    if failed:
+        lines.append("FAILED: %d of %d kernels" % (len(failed), len(results)))
+        for r in failed:
+            why = list(r.get("errors", []))
+            if not r["load"].get("ok"):
+                why.insert(0, "load: %s" % r["load"].get("error", "failed"))
+            for p in r["correctness"]:
+                if not p["pass"]:
+                    s = p["shape"]
+                    why.append("%s B=%d Hq=%d Hkv=%d Nq=%d Nk=%d: %s" % (
+                        p["label"], s["B"], s["Hq"], s["Hkv"], s["Nq"], s["Nk"],
+                        "; ".join(p["failures"])))
+            for c in r.get("runtime_checks", []):
+                if not c["pass"]:
+                    why.append("runtime check %s: %s" % (c["check"], c["message"]))
+            lines.append("  %s:" % r["name"])
+            for w in why[:12]:
+                lines.append("    " + w.splitlines()[0][:300] if w else "")
+            if len(why) > 12:
+                lines.append("    ... %d more" % (len(why) - 12))
+    else:
+        lines.append("all %d kernels passed" % len(results))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--artifacts", required=True, help="directory of <name>.json kernels")
+    ap.add_argument("--runtime", required=True, help="path to libattn_runtime.so")
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--quick", action="store_true", help="skip timing")
+    ap.add_argument("--commit", default=None, help="git commit to record")
+    ap.add_argument("--kernels", default=None,
+                    help="comma-separated name patterns (fnmatch) to run")
+    ap.add_argument("--no-isolate", action="store_true",
+                    help="run all kernels in this process (a fault stops the run)")
+    ap.add_argument("--kernel-timeout", type=int, default=1800,
+                    help="seconds per kernel (isolated mode)")
+    ap.add_argument("--only", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+
+    if args.only:
+        return child_main(args)
+
+    if not os.path.isdir(args.artifacts):
+        print("error: --artifacts %s is not a directory" % args.artifacts, file=sys.stderr)
+        return 2
+    if not os.path.isfile(args.runtime):
+        print("error: --runtime %s does not exist" % args.runtime, file=sys.stderr)
+        return 2
+    try:
+        import torch
+    except Exception as e:
+        print("error: cannot import torch: %s" % e, file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("error: torch sees no CUDA device", file=sys.stderr)
+        return 2
+    try:
+        Runtime(args.runtime)
+    except OSError as e:
+        print("error: cannot load %s: %s" % (args.runtime, e), file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+
+    env = environment(args)
+    print("GPU %s (sm %s), driver %s, torch %s, CUDA %s, cuDNN %s"
+          % (env.get("gpu"), env.get("capability"), env.get("driver"), env["torch"],
+             env["cuda_torch"], env["cudnn"]), flush=True)
+    names = list_kernels(args)
+    if not names:
+        print("error: no kernels (*.json) in %s" % args.artifacts, file=sys.stderr)
+        return 2
+
+    results = []
+    rt = None
+    for idx, name in enumerate(names):
+        print("[%d/%d] %s" % (idx + 1, len(names), name), flush=True)
+        if args.no_isolate:
+            if rt is None:
+                torch.backends.cuda.matmul.allow_tf32 = False
+                torch.zeros(1, device="cuda")
+                rt = Runtime(args.runtime)
+            t0 = time.time()
+            res = clean(run_kernel(args, rt, name, torch.device("cuda")))
+            res["seconds"] = round(time.time() - t0, 1)
+        else:
+            res = run_isolated(args, name)
+        results.append(res)
+
+    summary = {"kernels": len(results),
+               "kernels_passed": sum(1 for r in results if kernel_ok(r)),
+               "points": sum(len(r["correctness"]) for r in results),
+               "points_passed": sum(sum(1 for p in r["correctness"] if p["pass"])
+                                    for r in results)}
+    summary["all_passed"] = summary["kernels_passed"] == summary["kernels"]
+    doc = {"env": env, "config": {
+               "correctness_shapes": CORRECTNESS_SHAPES, "edge_shapes": EDGE_SHAPES,
+               "strided_shapes": STRIDED_SHAPES, "timing_ns": TIMING_NS,
+               "timing_tokens": TIMING_TOKENS, "timing_hidden": TIMING_HIDDEN,
+               "warmup": WARMUP, "reps": REPS, "memory_ns": MEMORY_NS,
+               "o_tol": O_TOL, "lse_tol": LSE_TOL},
+           "summary": summary, "kernels": results}
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(clean(doc), f, indent=1)
+    print()
+    print(summarize(results))
+    print("\nwrote %s" % os.path.join(args.out, "results.json"))
+    return 0 if summary["all_passed"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

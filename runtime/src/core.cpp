@@ -1,0 +1,659 @@
+//===- core.cpp - metadata parsing and launch validation ----------------===//
+//
+// Everything of the runtime that needs no GPU: the metadata file format and
+// the checks a launch must pass. Built into a static library that both the
+// shared runtime and the device-free test link.
+//
+//===----------------------------------------------------------------------===//
+
+#include "core.h"
+#include "json.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+using attn_rt::JsonValue;
+
+namespace attn_rt {
+
+void setError(char *err, size_t errLen, const std::string &msg) {
+  if (!err || errLen == 0)
+    return;
+  size_t n = msg.size() < errLen - 1 ? msg.size() : errLen - 1;
+  std::memcpy(err, msg.data(), n);
+  err[n] = '\0';
+}
+
+bool readFile(const std::string &path, size_t maxBytes, std::string &out,
+              std::string &error) {
+  out.clear();
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  char buf[65536];
+  for (;;) {
+    size_t n = std::fread(buf, 1, sizeof buf, f);
+    if (n > 0) {
+      if (out.size() + n > maxBytes) {
+        std::fclose(f);
+        error = path + ": larger than " + std::to_string(maxBytes) +
+                " bytes; not a file this runtime reads";
+        return false;
+      }
+      out.append(buf, n);
+    }
+    if (n < sizeof buf) {
+      bool bad = std::ferror(f) != 0;
+      int e = errno;
+      std::fclose(f);
+      if (bad) {
+        error = path + ": read error: " + std::strerror(e);
+        return false;
+      }
+      return true;
+    }
+  }
+}
+
+const char *const kExpectedParams[] = {
+    "q",    "k",    "v",    "o",    "lse",  "B",    "Hq",   "Hkv",
+    "Nq",   "Nk",   "q_sb", "q_sh", "q_sr", "k_sb", "k_sh", "k_sr",
+    "v_sb", "v_sh", "v_sr", "o_sb", "o_sh", "o_sr", "lse_sb", "lse_sh"};
+const char *const kExpectedGrid[] = {"ceildiv(Nq, block_m)", "B * Hq", "1"};
+
+} // namespace attn_rt
+
+using namespace attn_rt;
+
+namespace {
+
+std::string noSpaces(const std::string &s) {
+  std::string r;
+  for (char c : s)
+    if (c != ' ' && c != '\t')
+      r += c;
+  return r;
+}
+
+std::string position(const JsonValue &v) {
+  return "line " + std::to_string(v.line) + ", column " +
+         std::to_string(v.column);
+}
+
+/// Reads the fields of a metadata document; every message names the key.
+class DescReader {
+public:
+  DescReader(const JsonValue &document, std::string &message)
+      : root(document), error(message) {}
+
+  bool read(attn_kernel_desc &d);
+
+private:
+  const JsonValue &root;
+  std::string &error;
+
+  bool fail(const std::string &msg) {
+    error = msg;
+    return false;
+  }
+
+  const JsonValue *get(const JsonValue &obj, const char *key,
+                       const char *context = "") {
+    const JsonValue *v = obj.find(key);
+    if (!v)
+      fail(std::string("missing key \"") + context + key + "\"");
+    return v;
+  }
+
+  bool wrongType(const JsonValue &v, const std::string &key,
+                 const char *expected) {
+    return fail("key \"" + key + "\" (" + position(v) + "): expected " +
+                expected + ", got " + jsonKindName(v.kind));
+  }
+
+  bool getInt(const JsonValue &obj, const char *key, int64_t lo, int64_t hi,
+              int64_t &out, const char *context = "") {
+    const JsonValue *v = get(obj, key, context);
+    if (!v)
+      return false;
+    std::string full = std::string(context) + key;
+    if (v->kind != JsonValue::Number)
+      return wrongType(*v, full, "an integer");
+    if (!v->isInteger)
+      return fail("key \"" + full + "\" (" + position(*v) +
+                  "): expected an integer, got a non-integral or out-of-range "
+                  "number");
+    if (v->integer < lo || v->integer > hi)
+      return fail("key \"" + full + "\" (" + position(*v) + "): " +
+                  std::to_string(v->integer) + " is out of range [" +
+                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    out = v->integer;
+    return true;
+  }
+
+  bool getString(const JsonValue &obj, const char *key, char *dst,
+                 size_t cap, bool nonEmpty, const char *context = "") {
+    const JsonValue *v = get(obj, key, context);
+    if (!v)
+      return false;
+    std::string full = std::string(context) + key;
+    if (v->kind != JsonValue::String)
+      return wrongType(*v, full, "a string");
+    return copyString(*v, full, dst, cap, nonEmpty);
+  }
+
+  bool copyString(const JsonValue &v, const std::string &full, char *dst,
+                  size_t cap, bool nonEmpty) {
+    if (nonEmpty && v.str.empty())
+      return fail("key \"" + full + "\" (" + position(v) +
+                  "): must not be empty");
+    if (v.str.size() >= cap)
+      return fail("key \"" + full + "\" (" + position(v) + "): longer than " +
+                  std::to_string(cap - 1) + " bytes");
+    std::memcpy(dst, v.str.data(), v.str.size());
+    dst[v.str.size()] = '\0';
+    return true;
+  }
+
+  bool readMask(const JsonValue &m, attn_kernel_desc &d);
+  bool checkStringArray(const char *key, const char *const *expected,
+                        size_t count, bool ignoreSpaces);
+};
+
+bool DescReader::readMask(const JsonValue &m, attn_kernel_desc &d) {
+  if (m.kind != JsonValue::Object)
+    return wrongType(m, "mask", "an object");
+  const JsonValue *kind = get(m, "kind", "mask.");
+  if (!kind)
+    return false;
+  if (kind->kind != JsonValue::String)
+    return wrongType(*kind, "mask.kind", "a string");
+  if (kind->str == "none")
+    d.mask_kind = ATTN_MASK_NONE;
+  else if (kind->str == "causal")
+    d.mask_kind = ATTN_MASK_CAUSAL;
+  else if (kind->str == "window")
+    d.mask_kind = ATTN_MASK_WINDOW;
+  else
+    return fail("key \"mask.kind\" (" + position(*kind) + "): unknown kind \"" +
+                kind->str + "\" (expected none, causal or window)");
+
+  // The alignment decides which keys a row sees when Nq != Nk; it must be
+  // explicit for causal and window masks (as in the compiler's syntax).
+  d.mask_alignment = ATTN_TOP_LEFT;
+  const JsonValue *align = m.find("alignment");
+  if (!align && d.mask_kind != ATTN_MASK_NONE)
+    return fail("missing key \"mask.alignment\" (required for a " + kind->str +
+                " mask)");
+  if (align && !(d.mask_kind == ATTN_MASK_NONE &&
+                 align->kind == JsonValue::Null)) {
+    if (align->kind != JsonValue::String)
+      return wrongType(*align, "mask.alignment", "a string");
+    if (align->str == "top_left")
+      d.mask_alignment = ATTN_TOP_LEFT;
+    else if (align->str == "bottom_right")
+      d.mask_alignment = ATTN_BOTTOM_RIGHT;
+    else
+      return fail("key \"mask.alignment\" (" + position(*align) +
+                  "): unknown alignment \"" + align->str +
+                  "\" (expected top_left or bottom_right)");
+  }
+
+  d.mask_left = d.mask_right = 0;
+  if (d.mask_kind == ATTN_MASK_WINDOW) {
+    if (!getInt(m, "left", 0, INT32_MAX, d.mask_left, "mask.") ||
+        !getInt(m, "right", 0, INT32_MAX, d.mask_right, "mask."))
+      return false;
+  } else {
+    // Ignored for none and causal, but must not be garbage when present.
+    for (const char *key : {"left", "right"}) {
+      const JsonValue *v = m.find(key);
+      if (v && v->kind != JsonValue::Null &&
+          !(v->kind == JsonValue::Number && v->isInteger))
+        return wrongType(*v, std::string("mask.") + key, "an integer or null");
+      if (v && v->kind == JsonValue::Number)
+        (key[0] == 'l' ? d.mask_left : d.mask_right) = v->integer;
+    }
+  }
+  return true;
+}
+
+bool DescReader::checkStringArray(const char *key, const char *const *expected,
+                                  size_t count, bool ignoreSpaces) {
+  const JsonValue *v = get(root, key);
+  if (!v)
+    return false;
+  if (v->kind != JsonValue::Array)
+    return wrongType(*v, key, "an array of strings");
+  std::string want, got;
+  for (size_t i = 0; i < count; ++i)
+    want += std::string(i ? ", " : "") + expected[i];
+  bool same = v->array.size() == count;
+  for (size_t i = 0; i < v->array.size(); ++i) {
+    const JsonValue &e = v->array[i];
+    if (e.kind != JsonValue::String)
+      return wrongType(e, std::string(key) + "[" + std::to_string(i) + "]",
+                       "a string");
+    got += std::string(i ? ", " : "") + e.str;
+    if (same && (ignoreSpaces ? noSpaces(e.str) != noSpaces(expected[i])
+                              : e.str != expected[i]))
+      same = false;
+  }
+  if (!same)
+    return fail(std::string("key \"") + key + "\" (" + position(*v) +
+                "): [" + got +
+                "] is not the kernel ABI this runtime launches ([" + want +
+                "])");
+  return true;
+}
+
+bool DescReader::read(attn_kernel_desc &d) {
+  std::memset(&d, 0, sizeof d);
+  if (root.kind != JsonValue::Object)
+    return fail(std::string("the document is ") + jsonKindName(root.kind) +
+                ", expected an object");
+
+  int64_t version;
+  if (!getInt(root, "format_version", INT64_MIN, INT64_MAX, version))
+    return false;
+  if (version != 1)
+    return fail("unsupported format_version " + std::to_string(version) +
+                " (this runtime reads version 1)");
+  d.format_version = 1;
+
+  if (!getString(root, "name", d.name, sizeof d.name, true) ||
+      !getString(root, "entry", d.entry, sizeof d.entry, true) ||
+      !getString(root, "target", d.target, sizeof d.target, true) ||
+      !getString(root, "compiler", d.compiler, sizeof d.compiler, false) ||
+      !getString(root, "ptx", d.ptx, sizeof d.ptx, true))
+    return false;
+
+  // The cubin may be null (no ptxas at compile time) or left out.
+  if (const JsonValue *cubin = root.find("cubin")) {
+    if (cubin->kind == JsonValue::String) {
+      if (!copyString(*cubin, "cubin", d.cubin, sizeof d.cubin, true))
+        return false;
+    } else if (cubin->kind != JsonValue::Null) {
+      return wrongType(*cubin, "cubin", "a string or null");
+    }
+  }
+
+  if (!getInt(root, "block_m", 1, 1024, d.block_m) ||
+      !getInt(root, "block_n", 1, 1024, d.block_n) ||
+      !getInt(root, "warps", 1, 32, d.warps) ||
+      !getInt(root, "stages", 1, 64, d.stages) ||
+      !getInt(root, "threads", 1, 1024, d.threads) ||
+      !getInt(root, "shared_bytes", 0, 16 << 20, d.shared_bytes) ||
+      !getInt(root, "head_dim", 1, 65536, d.head_dim) ||
+      !getInt(root, "value_head_dim", 1, 65536, d.value_head_dim))
+    return false;
+
+  const JsonValue *elt = get(root, "element_type");
+  if (!elt)
+    return false;
+  if (elt->kind != JsonValue::String)
+    return wrongType(*elt, "element_type", "a string");
+  if (elt->str == "f16")
+    d.element_type = ATTN_F16;
+  else if (elt->str == "bf16")
+    d.element_type = ATTN_BF16;
+  else if (elt->str == "f32")
+    d.element_type = ATTN_F32;
+  else
+    return fail("key \"element_type\" (" + position(*elt) +
+                "): unknown element type \"" + elt->str +
+                "\" (expected f16, bf16 or f32)");
+
+  const JsonValue *lse = get(root, "has_lse");
+  if (!lse)
+    return false;
+  if (lse->kind != JsonValue::Bool)
+    return wrongType(*lse, "has_lse", "a boolean");
+  d.has_lse = lse->boolean ? 1 : 0;
+
+  const JsonValue *scale = get(root, "scale_log2e");
+  if (!scale)
+    return false;
+  if (scale->kind != JsonValue::Number)
+    return wrongType(*scale, "scale_log2e", "a number");
+  if (!std::isfinite(scale->number) || scale->number == 0)
+    return fail("key \"scale_log2e\" (" + position(*scale) +
+                "): must be finite and non-zero");
+  d.scale_log2e = scale->number;
+
+  const JsonValue *mask = get(root, "mask");
+  if (!mask || !readMask(*mask, d))
+    return false;
+
+  if (!checkStringArray("grid", kExpectedGrid, 3, /*ignoreSpaces=*/true) ||
+      !checkStringArray("params", kExpectedParams, 24, false))
+    return false;
+  return true;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Launch validation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const char *const kRoleName[5] = {"q", "k", "v", "o", "lse"};
+
+/// The dtype field as the integer the caller stored: a C or ctypes caller may
+/// store any int there, which is not a valid value of the C++ enum.
+int dtypeValue(const attn_tensor &t) {
+  static_assert(sizeof(attn_dtype) == sizeof(int), "attn_dtype is an int");
+  int v;
+  std::memcpy(&v, &t.dtype, sizeof v);
+  return v;
+}
+
+const char *dtypeName(int v) {
+  return v == ATTN_F16 ? "f16" : v == ATTN_BF16 ? "bf16" : v == ATTN_F32 ? "f32" : "?";
+}
+
+class Validator {
+public:
+  Validator(const attn_kernel_desc &desc, std::string &message)
+      : d(desc), error(message) {}
+
+  bool run(const attn_tensor *const t[5], attn_launch_plan &plan);
+
+private:
+  const attn_kernel_desc &d;
+  std::string &error;
+
+  bool fail(const std::string &msg) {
+    error = msg;
+    return false;
+  }
+
+  static std::string shapeString(const attn_tensor &t) {
+    std::string s = "[";
+    int rank = t.rank >= 0 && t.rank <= 4 ? t.rank : 0;
+    for (int i = 0; i < rank; ++i)
+      s += (i ? ", " : "") + std::to_string(t.shape[i]);
+    return s + "]";
+  }
+
+  bool checkAccess(int role, const attn_tensor &t, int64_t elemSize,
+                   bool isOutput);
+};
+
+bool Validator::checkAccess(int role, const attn_tensor &t, int64_t elemSize,
+                            bool isOutput) {
+  const char *name = kRoleName[role];
+  bool isLse = role == 4;
+  int rank = isLse ? 3 : 4;
+  if (t.ptr == 0)
+    return fail(std::string(name) + ": null data pointer");
+  // cp.async copies 16-byte chunks of Q, K and V rows; O is held to the same
+  // rule. LSE is stored one f32 at a time.
+  uint64_t ptrAlign = isLse ? 4 : 16;
+  if (t.ptr % ptrAlign != 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%" PRIx64, t.ptr);
+    return fail(std::string(name) + ": data pointer " + buf + " is not " +
+                std::to_string(ptrAlign) + "-byte aligned");
+  }
+  if (t.strides[rank - 1] != 1)
+    return fail(std::string(name) + ": the " +
+                (isLse ? "row" : "last") + " stride is " +
+                std::to_string(t.strides[rank - 1]) +
+                ", expected 1 (rows must be contiguous)");
+  static const char *dimName[4] = {"batch", "head", "row", "column"};
+  int64_t maxOffset = 0;
+  for (int i = 0; i < rank; ++i) {
+    if (t.strides[i] < 0)
+      return fail(std::string(name) + ": negative " + dimName[i] +
+                  " stride " + std::to_string(t.strides[i]));
+    int64_t term;
+    if (__builtin_mul_overflow(t.shape[i] - 1, t.strides[i], &term) ||
+        __builtin_add_overflow(maxOffset, term, &maxOffset) ||
+        __builtin_mul_overflow(maxOffset, elemSize, &term))
+      return fail(std::string(name) + ": shape " + shapeString(t) +
+                  " with these strides addresses beyond 2^63 bytes");
+    if (i == rank - 1 || t.shape[i] <= 1)
+      continue; // a dim of extent 1 never moves by its stride
+    if (isOutput && t.strides[i] == 0)
+      return fail(std::string(name) + ": " + dimName[i] +
+                  " stride 0 on a dim of extent " +
+                  std::to_string(t.shape[i]) +
+                  " would make different outputs overlap");
+    if (!isLse && (t.strides[i] * elemSize) % 16 != 0)
+      return fail(std::string(name) + ": " + dimName[i] + " stride " +
+                  std::to_string(t.strides[i]) + " elements (" +
+                  std::to_string(t.strides[i] * elemSize) +
+                  " bytes) is not a multiple of 16 bytes");
+  }
+  return true;
+}
+
+bool Validator::run(const attn_tensor *const t[5], attn_launch_plan &plan) {
+  std::memset(&plan, 0, sizeof plan);
+  for (int r = 0; r < 4; ++r)
+    if (!t[r])
+      return fail(std::string(kRoleName[r]) + " is NULL");
+  if (d.has_lse && !t[4])
+    return fail("lse is NULL, but the kernel writes an LSE output");
+  if (!d.has_lse && t[4])
+    return fail("an lse tensor was given, but the kernel has no LSE output");
+  const int numTensors = d.has_lse ? 5 : 4;
+
+  // Ranks and element types.
+  for (int r = 0; r < numTensors; ++r) {
+    int want = r == 4 ? 3 : 4;
+    if (t[r]->rank != want)
+      return fail(std::string(kRoleName[r]) + ": rank " +
+                  std::to_string(t[r]->rank) + ", expected " +
+                  std::to_string(want) +
+                  (r == 4 ? " ([B, Hq, Nq])" : " ([B, H, N, D])"));
+    int wantType = r == 4 ? (int)ATTN_F32 : (int)d.element_type;
+    int gotType = dtypeValue(*t[r]);
+    if (gotType != wantType)
+      return fail(std::string(kRoleName[r]) + ": element type " +
+                  (std::strcmp(dtypeName(gotType), "?")
+                       ? std::string(dtypeName(gotType))
+                       : "?" + std::to_string(gotType)) +
+                  ", expected " + dtypeName(wantType) +
+                  (r == 4 ? " (LSE is always f32)" : " (the kernel's)"));
+    for (int i = 0; i < want; ++i)
+      if (t[r]->shape[i] < 0)
+        return fail(std::string(kRoleName[r]) + ": negative extent in shape " +
+                    shapeString(*t[r]));
+  }
+
+  const attn_tensor &q = *t[0], &k = *t[1], &v = *t[2], &o = *t[3];
+  auto s = [&](const attn_tensor &x) { return shapeString(x); };
+  if (q.shape[3] != d.head_dim)
+    return fail("q: head dim " + std::to_string(q.shape[3]) +
+                " (shape " + s(q) + "), the kernel's head_dim is " +
+                std::to_string(d.head_dim));
+  if (k.shape[3] != d.head_dim)
+    return fail("k: head dim " + std::to_string(k.shape[3]) +
+                " (shape " + s(k) + "), the kernel's head_dim is " +
+                std::to_string(d.head_dim));
+  if (v.shape[3] != d.value_head_dim)
+    return fail("v: head dim " + std::to_string(v.shape[3]) +
+                " (shape " + s(v) + "), the kernel's value_head_dim is " +
+                std::to_string(d.value_head_dim));
+  if (o.shape[3] != d.value_head_dim)
+    return fail("o: head dim " + std::to_string(o.shape[3]) +
+                " (shape " + s(o) + "), the kernel's value_head_dim is " +
+                std::to_string(d.value_head_dim));
+
+  const int64_t B = q.shape[0], Hq = q.shape[1], Nq = q.shape[2];
+  const int64_t Hkv = k.shape[1], Nk = k.shape[2];
+  for (int r = 1; r < numTensors; ++r)
+    if (t[r]->shape[0] != B)
+      return fail(std::string(kRoleName[r]) + ": batch " +
+                  std::to_string(t[r]->shape[0]) + " (shape " + s(*t[r]) +
+                  ") differs from q's " + std::to_string(B));
+  for (int r : {3, 4}) {
+    if (r >= numTensors)
+      continue;
+    if (t[r]->shape[1] != Hq)
+      return fail(std::string(kRoleName[r]) + ": " +
+                  std::to_string(t[r]->shape[1]) + " heads (shape " +
+                  s(*t[r]) + "), q has " + std::to_string(Hq));
+    if (t[r]->shape[2] != Nq)
+      return fail(std::string(kRoleName[r]) + ": " +
+                  std::to_string(t[r]->shape[2]) + " rows (shape " + s(*t[r]) +
+                  "), q has " + std::to_string(Nq));
+  }
+  if (v.shape[1] != Hkv)
+    return fail("v: " + std::to_string(v.shape[1]) + " heads (shape " + s(v) +
+                "), k has " + std::to_string(Hkv));
+  if (v.shape[2] != Nk)
+    return fail("v: " + std::to_string(v.shape[2]) + " rows (shape " + s(v) +
+                "), k has " + std::to_string(Nk));
+  if (Hkv <= 0)
+    return fail("k: " + std::to_string(Hkv) +
+                " key/value heads; at least one is needed");
+  if (Hq % Hkv != 0)
+    return fail("q has " + std::to_string(Hq) + " heads, not a multiple of "
+                "the " + std::to_string(Hkv) + " key/value heads");
+  // The kernel computes row indices in 32 bits.
+  if (Nq > (int64_t)INT32_MAX - d.block_m)
+    return fail("q: " + std::to_string(Nq) +
+                " rows; the kernel indexes rows in 32 bits (at most " +
+                std::to_string((int64_t)INT32_MAX - d.block_m) + ")");
+  if (Nk > (int64_t)INT32_MAX - d.block_n)
+    return fail("k: " + std::to_string(Nk) +
+                " rows; the kernel indexes rows in 32 bits (at most " +
+                std::to_string((int64_t)INT32_MAX - d.block_n) + ")");
+
+  // Grid limits.
+  if (B > 0 && Hq > 65535 / B)
+    return fail("B * Hq = " + std::to_string(B) + " * " + std::to_string(Hq) +
+                " is over the grid's y limit of 65535");
+  int64_t blocksX = (Nq + d.block_m - 1) / d.block_m;
+  if (blocksX > INT32_MAX)
+    return fail("ceil(Nq / block_m) = " + std::to_string(blocksX) +
+                " is over the grid's x limit of 2^31 - 1");
+
+  if (Nq == 0 || B * Hq == 0) {
+    plan.action = ATTN_PLAN_NOTHING;
+    return true;
+  }
+
+  // Memory access rules, for the tensors that are read or written.
+  const int64_t es = (int64_t)attn_dtype_size(d.element_type);
+  if (Nk > 0)
+    for (int r = 0; r < 3; ++r)
+      if (!checkAccess(r, *t[r], es, false))
+        return false;
+  if (!checkAccess(3, o, es, true))
+    return false;
+  if (d.has_lse && !checkAccess(4, *t[4], 4, true))
+    return false;
+
+  plan.action = Nk == 0 ? ATTN_PLAN_FILL_EMPTY : ATTN_PLAN_LAUNCH;
+  plan.grid[0] = (uint32_t)blocksX;
+  plan.grid[1] = (uint32_t)(B * Hq);
+  plan.grid[2] = 1;
+  plan.block[0] = (uint32_t)d.threads;
+  plan.block[1] = plan.block[2] = 1;
+  plan.shared_bytes = (uint32_t)d.shared_bytes;
+  for (int r = 0; r < 4; ++r)
+    plan.ptrs[r] = t[r]->ptr;
+  plan.ptrs[4] = d.has_lse ? t[4]->ptr : 0;
+  int64_t *p = plan.ints;
+  *p++ = B;
+  *p++ = Hq;
+  *p++ = Hkv;
+  *p++ = Nq;
+  *p++ = Nk;
+  for (int r = 0; r < 4; ++r)
+    for (int i = 0; i < 3; ++i)
+      *p++ = t[r]->strides[i];
+  *p++ = d.has_lse ? t[4]->strides[0] : 0;
+  *p++ = d.has_lse ? t[4]->strides[1] : 0;
+  return true;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+const char *attn_dtype_name(attn_dtype t) {
+  int v;
+  std::memcpy(&v, &t, sizeof v);
+  return dtypeName(v);
+}
+
+size_t attn_dtype_size(attn_dtype t) {
+  int v;
+  std::memcpy(&v, &t, sizeof v);
+  return v == ATTN_F16 || v == ATTN_BF16 ? 2 : v == ATTN_F32 ? 4 : 0;
+}
+
+int attn_desc_parse_string(const char *json, size_t len,
+                           const char *source_name, attn_kernel_desc *out,
+                           char *err, size_t err_len) {
+  std::string source = source_name ? source_name : "<metadata>";
+  if (!json || !out) {
+    setError(err, err_len, source + ": no document or no output given");
+    return 1;
+  }
+  JsonValue root;
+  std::string error;
+  if (!parseJson(json, len, root, error)) {
+    setError(err, err_len, source + ": malformed JSON: " + error);
+    return 1;
+  }
+  attn_kernel_desc d;
+  if (!DescReader(root, error).read(d)) {
+    setError(err, err_len, source + ": " + error);
+    return 1;
+  }
+  *out = d;
+  return 0;
+}
+
+int attn_desc_parse_file(const char *path, attn_kernel_desc *out, char *err,
+                         size_t err_len) {
+  if (!path) {
+    setError(err, err_len, "attn_desc_parse_file: no path given");
+    return 1;
+  }
+  std::string text, error;
+  if (!readFile(path, 1 << 20, text, error)) {
+    setError(err, err_len, error);
+    return 1;
+  }
+  return attn_desc_parse_string(text.data(), text.size(), path, out, err,
+                                err_len);
+}
+
+int attn_validate_launch(const attn_kernel_desc *desc, const attn_tensor *q,
+                         const attn_tensor *key, const attn_tensor *v,
+                         const attn_tensor *o, const attn_tensor *lse,
+                         attn_launch_plan *plan, char *err, size_t err_len) {
+  if (!desc) {
+    setError(err, err_len, "attn_validate_launch: no kernel description");
+    return 1;
+  }
+  const attn_tensor *t[5] = {q, key, v, o, lse};
+  attn_launch_plan local;
+  std::string error;
+  if (!Validator(*desc, error).run(t, plan ? *plan : local)) {
+    setError(err, err_len, error);
+    return 1;
+  }
+  return 0;
+}
+
+} // extern "C"

@@ -1,0 +1,582 @@
+//===- runtime.cpp - load and launch attn kernels (CUDA driver API) -----===//
+
+#include "attn_runtime.h"
+#include "core.h"
+
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace attn_rt;
+
+struct attn_kernel {
+  attn_kernel_desc desc;
+  std::string dir, ptxPath, cubinPath;
+  CUdevice device = 0;
+  CUcontext context = nullptr; // the device's primary context, retained
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::string loadedFrom; // "cubin" or "ptx"
+  std::string loadNote;   // why the cubin was not used
+  std::string deviceName;
+  int ccMajor = 0, ccMinor = 0;
+};
+
+namespace {
+
+/// ATTN_RUNTIME_TRACE=1 in the environment prints each step to stderr.
+bool tracing() {
+  static const bool on = [] {
+    const char *v = std::getenv("ATTN_RUNTIME_TRACE");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+void trace(const std::string &what) {
+  if (tracing()) {
+    std::fprintf(stderr, "[attn_runtime] %s\n", what.c_str());
+    std::fflush(stderr);
+  }
+}
+
+std::string cudaError(const char *call, CUresult r) {
+  const char *name = nullptr, *text = nullptr;
+  if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+    name = nullptr;
+  if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
+    text = nullptr;
+  std::string msg = std::string(call) + " failed: ";
+  if (name)
+    msg += name;
+  else if (r == CUDA_ERROR_STUB_LIBRARY)
+    msg += "CUDA_ERROR_STUB_LIBRARY (the toolkit's stub libcuda was loaded "
+           "instead of the driver's)";
+  else
+    msg += "CUDA error " + std::to_string((int)r);
+  if (text)
+    msg += std::string(" (") + text + ")";
+  return msg;
+}
+
+/// Makes `ctx` current for the scope. If no context was current it stays
+/// current afterwards (as the CUDA runtime would do); if another context
+/// was current it is restored.
+class ContextScope {
+public:
+  CUresult enter(CUcontext ctx) {
+    CUcontext current = nullptr;
+    CUresult r = cuCtxGetCurrent(&current);
+    if (r != CUDA_SUCCESS)
+      return r;
+    if (current == ctx)
+      return CUDA_SUCCESS;
+    if (!current)
+      return cuCtxSetCurrent(ctx);
+    r = cuCtxPushCurrent(ctx);
+    pushed = r == CUDA_SUCCESS;
+    return r;
+  }
+  ~ContextScope() {
+    if (pushed) {
+      CUcontext popped;
+      cuCtxPopCurrent(&popped);
+    }
+  }
+
+private:
+  bool pushed = false;
+};
+
+std::string joinPath(const std::string &dir, const std::string &file) {
+  if (!file.empty() && file[0] == '/')
+    return file;
+  if (dir.empty())
+    return file;
+  return dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
+/// "sm_90a" -> (9, 0, 'a'); false if `target` is not of that form.
+bool parseTarget(const char *target, int &major, int &minor, char &suffix) {
+  if (std::strncmp(target, "sm_", 3) != 0)
+    return false;
+  const char *p = target + 3;
+  int num = 0, digits = 0;
+  while (*p >= '0' && *p <= '9' && digits < 4) {
+    num = num * 10 + (*p - '0');
+    ++p;
+    ++digits;
+  }
+  if (digits < 2)
+    return false;
+  suffix = 0;
+  if (*p == 'a' || *p == 'f')
+    suffix = *p++;
+  if (*p)
+    return false;
+  major = num / 10;
+  minor = num % 10;
+  return true;
+}
+
+/// Whether a cubin for `target` runs on a device of compute capability
+/// major.minor: same major and no newer minor; arch-specific ('a') cubins
+/// only on exactly their arch.
+bool cubinRunsOn(const char *target, int major, int minor, std::string &why) {
+  int tMajor, tMinor;
+  char suffix;
+  char dev[32];
+  std::snprintf(dev, sizeof dev, "sm_%d%d", major, minor);
+  if (!parseTarget(target, tMajor, tMinor, suffix)) {
+    why = std::string("cannot tell the cubin's arch from target \"") + target +
+          "\"";
+    return false;
+  }
+  bool ok = tMajor == major &&
+            (suffix == 'a' ? tMinor == minor : tMinor <= minor);
+  if (!ok)
+    why = std::string("the cubin is built for ") + target +
+          ", the device is " + dev;
+  return ok;
+}
+
+bool loadModuleFromPtx(attn_kernel &k, std::string &error) {
+  std::string ptx;
+  if (!readFile(k.ptxPath, 256u << 20, ptx, error))
+    return false;
+  ptx.push_back('\0');
+  std::vector<char> errorLog(16384, '\0'), infoLog(4096, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(),
+                    reinterpret_cast<void *>((uintptr_t)errorLog.size()),
+                    infoLog.data(),
+                    reinterpret_cast<void *>((uintptr_t)infoLog.size())};
+  trace("cuModuleLoadDataEx (JIT) " + k.ptxPath);
+  CUresult r = cuModuleLoadDataEx(&k.module, ptx.data(), 4, options, values);
+  if (r != CUDA_SUCCESS) {
+    k.module = nullptr;
+    errorLog.back() = '\0';
+    error = cudaError("cuModuleLoadDataEx (JIT of PTX)", r) + " for " +
+            k.ptxPath;
+    if (errorLog[0])
+      error += "; JIT log: " + std::string(errorLog.data());
+    return false;
+  }
+  k.loadedFrom = "ptx";
+  return true;
+}
+
+/// Tries the cubin; returns false (with k.loadNote saying why) when the PTX
+/// should be used instead.
+bool tryLoadCubin(attn_kernel &k) {
+  if (k.cubinPath.empty()) {
+    k.loadNote = "no cubin in the metadata";
+    return false;
+  }
+  std::string why;
+  if (!cubinRunsOn(k.desc.target, k.ccMajor, k.ccMinor, why)) {
+    k.loadNote = why;
+    return false;
+  }
+  std::string image, error;
+  if (!readFile(k.cubinPath, 256u << 20, image, error)) {
+    k.loadNote = error;
+    return false;
+  }
+  trace("cuModuleLoadData " + k.cubinPath);
+  CUresult r = cuModuleLoadData(&k.module, image.data());
+  if (r != CUDA_SUCCESS) {
+    k.module = nullptr;
+    k.loadNote = cudaError("cuModuleLoadData (cubin)", r) + " for " +
+                 k.cubinPath;
+    return false;
+  }
+  k.loadedFrom = "cubin";
+  return true;
+}
+
+bool loadOnDevice(attn_kernel &k, std::string &error) {
+  trace("cuInit");
+  CUresult r = cuInit(0);
+  if (r != CUDA_SUCCESS) {
+    error = cudaError("cuInit", r);
+    return false;
+  }
+  // The current device: the one whose context is current (PyTorch makes its
+  // device's primary context current), else device 0.
+  CUcontext current = nullptr;
+  if ((r = cuCtxGetCurrent(&current)) != CUDA_SUCCESS) {
+    error = cudaError("cuCtxGetCurrent", r);
+    return false;
+  }
+  trace(current ? "a context is current: cuCtxGetDevice"
+                : "no current context: cuDeviceGet(0)");
+  if (current)
+    r = cuCtxGetDevice(&k.device);
+  else
+    r = cuDeviceGet(&k.device, 0);
+  if (r != CUDA_SUCCESS) {
+    error = cudaError(current ? "cuCtxGetDevice" : "cuDeviceGet(0)", r);
+    return false;
+  }
+  char name[256] = {0};
+  if ((r = cuDeviceGetName(name, sizeof name - 1, k.device)) != CUDA_SUCCESS) {
+    error = cudaError("cuDeviceGetName", r);
+    return false;
+  }
+  k.deviceName = name;
+  int optin = 0;
+  if ((r = cuDeviceGetAttribute(&k.ccMajor,
+                                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                k.device)) != CUDA_SUCCESS ||
+      (r = cuDeviceGetAttribute(&k.ccMinor,
+                                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                k.device)) != CUDA_SUCCESS ||
+      (r = cuDeviceGetAttribute(
+           &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+           k.device)) != CUDA_SUCCESS) {
+    error = cudaError("cuDeviceGetAttribute", r);
+    return false;
+  }
+  if (k.desc.shared_bytes > optin) {
+    error = "the kernel needs " + std::to_string(k.desc.shared_bytes) +
+            " bytes of dynamic shared memory; " + k.deviceName +
+            " allows at most " + std::to_string(optin) + " per block";
+    return false;
+  }
+
+  trace("cuDevicePrimaryCtxRetain on " + k.deviceName + ", sm_" +
+        std::to_string(k.ccMajor) + std::to_string(k.ccMinor));
+  if ((r = cuDevicePrimaryCtxRetain(&k.context, k.device)) != CUDA_SUCCESS) {
+    k.context = nullptr;
+    error = cudaError("cuDevicePrimaryCtxRetain", r);
+    return false;
+  }
+  ContextScope scope;
+  if ((r = scope.enter(k.context)) != CUDA_SUCCESS) {
+    error = cudaError("cuCtxSetCurrent", r);
+    return false;
+  }
+
+  trace("loading the module");
+  if (!tryLoadCubin(k) && !loadModuleFromPtx(k, error)) {
+    if (!k.loadNote.empty())
+      error += " (cubin not used: " + k.loadNote + ")";
+    return false;
+  }
+  if (k.loadedFrom == "cubin")
+    k.loadNote.clear();
+
+  trace("module from " + k.loadedFrom +
+        (k.loadNote.empty() ? "" : " (" + k.loadNote + ")") +
+        "; cuModuleGetFunction " + k.desc.entry);
+  if ((r = cuModuleGetFunction(&k.function, k.module, k.desc.entry)) !=
+      CUDA_SUCCESS) {
+    error = cudaError("cuModuleGetFunction", r) + ": entry \"" +
+            k.desc.entry + "\" in the " + k.loadedFrom + " of " +
+            (k.loadedFrom == "cubin" ? k.cubinPath : k.ptxPath);
+    return false;
+  }
+
+  int maxThreads = 0, staticShared = 0;
+  if ((r = cuFuncGetAttribute(&maxThreads,
+                              CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                              k.function)) != CUDA_SUCCESS ||
+      (r = cuFuncGetAttribute(&staticShared,
+                              CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                              k.function)) != CUDA_SUCCESS) {
+    error = cudaError("cuFuncGetAttribute", r);
+    return false;
+  }
+  if (maxThreads < k.desc.threads) {
+    error = "the kernel runs at most " + std::to_string(maxThreads) +
+            " threads per block on " + k.deviceName + ", the metadata asks " +
+            std::to_string(k.desc.threads);
+    return false;
+  }
+  if (staticShared + k.desc.shared_bytes > optin) {
+    error = "the kernel needs " + std::to_string(staticShared) +
+            " bytes of static and " + std::to_string(k.desc.shared_bytes) +
+            " bytes of dynamic shared memory; " + k.deviceName +
+            " allows at most " + std::to_string(optin) + " per block";
+    return false;
+  }
+  if (staticShared + k.desc.shared_bytes > 48 * 1024) {
+    trace("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+          std::to_string(k.desc.shared_bytes) + ")");
+    r = cuFuncSetAttribute(k.function,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           (int)k.desc.shared_bytes);
+    if (r != CUDA_SUCCESS) {
+      error = cudaError(
+          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
+      return false;
+    }
+  }
+  return true;
+}
+
+void releaseOnDevice(attn_kernel &k) {
+  if (k.context) {
+    {
+      ContextScope scope;
+      if (k.module && scope.enter(k.context) == CUDA_SUCCESS)
+        cuModuleUnload(k.module);
+    }
+    cuDevicePrimaryCtxRelease(k.device);
+  }
+  k.module = nullptr;
+  k.function = nullptr;
+  k.context = nullptr;
+}
+
+/// Nk == 0: every row sees no key, so O = 0 and LSE = -inf.
+bool fillEmpty(const attn_kernel &k, const attn_tensor &o,
+               const attn_tensor *lse, CUstream stream, std::string &error) {
+  const int64_t B = o.shape[0], H = o.shape[1], N = o.shape[2],
+                Dv = o.shape[3];
+  const size_t es = attn_dtype_size(k.desc.element_type);
+  CUresult r;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      CUdeviceptr base =
+          (CUdeviceptr)(o.ptr + (uint64_t)(b * o.strides[0] + h * o.strides[1]) * es);
+      if (N == 1 || o.strides[2] == Dv)
+        r = cuMemsetD8Async(base, 0, (size_t)(N * Dv) * es, stream);
+      else
+        r = cuMemsetD2D8Async(base, (size_t)o.strides[2] * es, 0,
+                              (size_t)Dv * es, (size_t)N, stream);
+      if (r != CUDA_SUCCESS) {
+        error = cudaError("cuMemsetD2D8Async (O = 0 for Nk = 0)", r);
+        return false;
+      }
+    }
+  if (!lse)
+    return true;
+  const unsigned negInf = 0xFF800000u; // -inf as f32 bits
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      CUdeviceptr base = (CUdeviceptr)(
+          lse->ptr + (uint64_t)(b * lse->strides[0] + h * lse->strides[1]) * 4);
+      if ((r = cuMemsetD32Async(base, negInf, (size_t)N, stream)) !=
+          CUDA_SUCCESS) {
+        error = cudaError("cuMemsetD32Async (LSE = -inf for Nk = 0)", r);
+        return false;
+      }
+    }
+  return true;
+}
+
+std::string extentText(int64_t v) { return std::to_string(v); }
+
+} // namespace
+
+extern "C" {
+
+int attn_kernel_load(const char *dir, const char *name, attn_kernel **out,
+                     char *err, size_t err_len) {
+  std::string where = std::string("attn_kernel_load(") + (dir ? dir : "NULL") +
+                      ", " + (name ? name : "NULL") + "): ";
+  if (out)
+    *out = nullptr;
+  if (!dir || !name || !out) {
+    setError(err, err_len, where + "dir, name and out must not be NULL");
+    return 1;
+  }
+  if (!*name || std::strchr(name, '/')) {
+    setError(err, err_len, where + "the kernel name must be a non-empty "
+                                   "file name without '/'");
+    return 1;
+  }
+  attn_kernel *k = new attn_kernel();
+  k->dir = dir;
+  std::string jsonPath = joinPath(k->dir, std::string(name) + ".json");
+  char msg[2048];
+  if (attn_desc_parse_file(jsonPath.c_str(), &k->desc, msg, sizeof msg)) {
+    setError(err, err_len, where + msg);
+    delete k;
+    return 1;
+  }
+  if (std::strcmp(k->desc.name, name) != 0) {
+    setError(err, err_len,
+             where + jsonPath + ": describes kernel \"" + k->desc.name +
+                 "\", not \"" + name + "\"");
+    delete k;
+    return 1;
+  }
+  k->ptxPath = joinPath(k->dir, k->desc.ptx);
+  if (k->desc.cubin[0])
+    k->cubinPath = joinPath(k->dir, k->desc.cubin);
+
+  std::string error;
+  if (!loadOnDevice(*k, error)) {
+    setError(err, err_len, where + error);
+    releaseOnDevice(*k);
+    delete k;
+    return 1;
+  }
+  *out = k;
+  return 0;
+}
+
+int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
+                       const attn_tensor *key, const attn_tensor *v,
+                       const attn_tensor *o, const attn_tensor *lse,
+                       void *stream, char *err, size_t err_len) {
+  if (!k || !k->function) {
+    setError(err, err_len, "attn_kernel_launch: no loaded kernel");
+    return 1;
+  }
+  std::string where =
+      std::string("attn_kernel_launch(") + k->desc.name + "): ";
+  attn_launch_plan plan;
+  char msg[2048];
+  if (attn_validate_launch(&k->desc, q, key, v, o, lse, &plan, msg,
+                           sizeof msg)) {
+    setError(err, err_len, where + msg);
+    return 1;
+  }
+  if (plan.action == ATTN_PLAN_NOTHING)
+    return 0;
+
+  ContextScope scope;
+  CUresult r = scope.enter(k->context);
+  if (r != CUDA_SUCCESS) {
+    setError(err, err_len, where + cudaError("cuCtxSetCurrent", r));
+    return 1;
+  }
+  CUstream s = static_cast<CUstream>(stream);
+  if (plan.action == ATTN_PLAN_FILL_EMPTY) {
+    std::string error;
+    if (!fillEmpty(*k, *o, k->desc.has_lse ? lse : nullptr, s, error)) {
+      setError(err, err_len, where + error);
+      return 1;
+    }
+    return 0;
+  }
+
+  CUdeviceptr ptrs[ATTN_NUM_PTR_PARAMS];
+  int64_t ints[ATTN_NUM_INT_PARAMS];
+  void *params[ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS];
+  for (int i = 0; i < ATTN_NUM_PTR_PARAMS; ++i) {
+    ptrs[i] = (CUdeviceptr)plan.ptrs[i];
+    params[i] = &ptrs[i];
+  }
+  for (int i = 0; i < ATTN_NUM_INT_PARAMS; ++i) {
+    ints[i] = plan.ints[i];
+    params[ATTN_NUM_PTR_PARAMS + i] = &ints[i];
+  }
+  if (tracing()) {
+    char line[512];
+    std::snprintf(line, sizeof line, "cuLaunchKernel %.200s grid %u x %u, block %u, "
+                  "%u bytes shared", k->desc.entry, plan.grid[0], plan.grid[1],
+                  plan.block[0], plan.shared_bytes);
+    trace(line);
+  }
+  r = cuLaunchKernel(k->function, plan.grid[0], plan.grid[1], plan.grid[2],
+                     plan.block[0], plan.block[1], plan.block[2],
+                     plan.shared_bytes, s, params, nullptr);
+  if (r != CUDA_SUCCESS) {
+    char geometry[160];
+    std::snprintf(geometry, sizeof geometry,
+                  " (grid %u x %u x %u, block %u, %u bytes of shared memory)",
+                  plan.grid[0], plan.grid[1], plan.grid[2], plan.block[0],
+                  plan.shared_bytes);
+    setError(err, err_len, where + cudaError("cuLaunchKernel", r) + geometry);
+    return 1;
+  }
+  return 0;
+}
+
+int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
+                     size_t out_len) {
+  if (!k || !key) {
+    setError(out, out_len, "attn_kernel_info: no kernel or no key");
+    return -1;
+  }
+  const attn_kernel_desc &d = k->desc;
+  std::string kk = key, value;
+  auto num = [](int64_t v) { return std::to_string(v); };
+  if (kk == "name")
+    value = d.name;
+  else if (kk == "entry")
+    value = d.entry;
+  else if (kk == "target")
+    value = d.target;
+  else if (kk == "compiler")
+    value = d.compiler;
+  else if (kk == "ptx")
+    value = d.ptx;
+  else if (kk == "cubin")
+    value = d.cubin;
+  else if (kk == "head_dim")
+    value = num(d.head_dim);
+  else if (kk == "value_head_dim")
+    value = num(d.value_head_dim);
+  else if (kk == "dtype" || kk == "element_type")
+    value = attn_dtype_name(d.element_type);
+  else if (kk == "block_m")
+    value = num(d.block_m);
+  else if (kk == "block_n")
+    value = num(d.block_n);
+  else if (kk == "warps")
+    value = num(d.warps);
+  else if (kk == "stages")
+    value = num(d.stages);
+  else if (kk == "threads")
+    value = num(d.threads);
+  else if (kk == "shared_bytes")
+    value = num(d.shared_bytes);
+  else if (kk == "has_lse")
+    value = d.has_lse ? "1" : "0";
+  else if (kk == "scale_log2e") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", d.scale_log2e);
+    value = buf;
+  } else if (kk == "mask" || kk == "mask_kind")
+    value = d.mask_kind == ATTN_MASK_NONE     ? "none"
+            : d.mask_kind == ATTN_MASK_CAUSAL ? "causal"
+                                              : "window";
+  else if (kk == "alignment")
+    value = d.mask_alignment == ATTN_BOTTOM_RIGHT ? "bottom_right" : "top_left";
+  else if (kk == "window_left" || kk == "left")
+    value = d.mask_kind == ATTN_MASK_WINDOW ? extentText(d.mask_left) : "inf";
+  else if (kk == "window_right" || kk == "right")
+    value = d.mask_kind == ATTN_MASK_WINDOW ? extentText(d.mask_right)
+            : d.mask_kind == ATTN_MASK_CAUSAL ? "0"
+                                              : "inf";
+  else if (kk == "loaded_from")
+    value = k->loadedFrom;
+  else if (kk == "load_note")
+    value = k->loadNote;
+  else if (kk == "device")
+    value = k->deviceName;
+  else if (kk == "device_arch")
+    value = "sm_" + num(k->ccMajor) + num(k->ccMinor);
+  else {
+    setError(out, out_len, "unknown key \"" + kk + "\"");
+    return -1;
+  }
+  setError(out, out_len, value);
+  return out && value.size() < out_len ? 0 : 1;
+}
+
+void attn_kernel_unload(attn_kernel *k) {
+  if (!k)
+    return;
+  releaseOnDevice(*k);
+  delete k;
+}
+
+const attn_kernel_desc *attn_kernel_get_desc(const attn_kernel *k) {
+  return k ? &k->desc : nullptr;
+}
+
+} // extern "C"
