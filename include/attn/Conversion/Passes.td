@@ -76,8 +76,8 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

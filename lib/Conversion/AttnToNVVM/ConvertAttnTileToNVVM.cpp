@@ -38,6 +38,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
@@ -209,7 +210,8 @@ private:
   LogicalResult cloneScalarOp(Operation *op);
 
   // Tile ops.
-  LogicalResult emitLoad(LoadOp load, int64_t smemOffset, Role role);
+  LogicalResult emitLoad(LoadOp load, int64_t smemOffset, Role role,
+                         Value row0Override = Value());
   FailureOr<Value> rowOffset(Role role, ValueRange indices);
   AccTile emitScores(DotOp dot);
   void emitMask(MaskOp op, AccTile &s, Value row0, Value col0);
@@ -241,6 +243,12 @@ private:
   DenseMap<Value, PackedA> packed;
   DenseMap<Value, double> splats;
   Operation *prologueEnd;
+  // K prefetch across the K/V loops (see emit()): the K load to repeat for
+  // the next block and the end of the visible block range.
+  LoadOp prefetchK;
+  Value kvUpper;
+  LogicalResult issueK(Value blockIndex);
+  bool findPrefetchable(ArrayRef<scf::ForOp> loops);
 };
 
 FailureOr<Value> KernelEmitter::lookup(Value v) {
@@ -326,12 +334,13 @@ FailureOr<Value> KernelEmitter::rowOffset(Role role, ValueRange indices) {
 }
 
 LogicalResult KernelEmitter::emitLoad(LoadOp load, int64_t smemOffset,
-                                      Role role) {
+                                      Role role, Value row0Override) {
   ValueRange idx = load.getIndices();
   if (idx.size() != 4 || !matchPattern(idx[3], m_Zero()))
     return load.emitOpError() << "the sm_80 lowering loads whole rows only";
   FailureOr<Value> plane = rowOffset(role, idx);
-  FailureOr<Value> row0 = lookup(idx[2]);
+  FailureOr<Value> row0 =
+      row0Override ? FailureOr<Value>(row0Override) : lookup(idx[2]);
   if (failed(plane) || failed(row0))
     return failure();
   Value base = LLVM::GEPOp::create(b, ptr[role].getType(), info.elt,
@@ -340,7 +349,6 @@ LogicalResult KernelEmitter::emitLoad(LoadOp load, int64_t smemOffset,
   RankedTensorType type = load.getType();
   mma.copyTileAsync(base, strides[role][2], toI32(*row0), bound,
                     type.getDimSize(0), type.getDimSize(1), smemOffset);
-  NVVM::CpAsyncCommitGroupOp::create(b);
   return success();
 }
 
@@ -409,28 +417,37 @@ void KernelEmitter::emitOnlineSoftmax(AccTile &s, RowState &m, RowState &l,
   Value scale = mma.f32(info.scaleLog2e);
   Value negInf = mma.f32(-std::numeric_limits<double>::infinity());
   Value zero = mma.f32(0.0);
+  // With a positive scale the row max of the raw scores, scaled once, is the
+  // max of the scaled ones, and s * scale - ref is one FMA per element.
+  bool positive = info.scaleLog2e > 0;
   for (int half = 0; half < 2; ++half) {
     Value rowMax = negInf;
     for (auto &tile : s.tiles)
       for (int e = 0; e < 2; ++e) {
         Value &reg = tile[2 * half + e];
-        reg = arith::MulFOp::create(b, reg, scale);
+        if (!positive)
+          reg = arith::MulFOp::create(b, reg, scale);
         rowMax = arith::MaximumFOp::create(b, rowMax, reg);
       }
     rowMax = mma.quadReduce(rowMax, /*isMax=*/true);
+    if (positive)
+      rowMax = arith::MulFOp::create(b, rowMax, scale);
     Value newMax = arith::MaximumFOp::create(b, m.rows[half], rowMax);
     Value empty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax,
                                         negInf);
     Value ref = arith::SelectOp::create(b, empty, zero, newMax);
+    Value negRef = arith::NegFOp::create(b, ref);
     Value sum = zero;
     for (auto &tile : s.tiles)
       for (int e = 0; e < 2; ++e) {
         Value &reg = tile[2 * half + e];
-        reg = mma.exp2(arith::SubFOp::create(b, reg, ref));
+        Value t = positive ? Value(LLVM::FMAOp::create(b, reg, scale, negRef))
+                           : Value(arith::AddFOp::create(b, reg, negRef));
+        reg = mma.exp2(t);
         sum = arith::AddFOp::create(b, sum, reg);
       }
     sum = mma.quadReduce(sum, /*isMax=*/false);
-    Value alpha = mma.exp2(arith::SubFOp::create(b, m.rows[half], ref));
+    Value alpha = mma.exp2(arith::AddFOp::create(b, m.rows[half], negRef));
     l.rows[half] = arith::AddFOp::create(
         b, arith::MulFOp::create(b, l.rows[half], alpha), sum);
     m.rows[half] = newMax;
@@ -478,6 +495,53 @@ void KernelEmitter::emitPV(const PackedA &p, AccTile &acc, Value) {
           mma.mma(p.steps[kk], {vb[2], vb[3]}, acc.tiles[dt + 1]);
     }
   }
+}
+
+/// The K row of block `j` in the tile program is `j * block_n`.
+static bool isBlockStart(Value row, Value iv, int64_t blockN) {
+  auto mul = row.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  Value lhs = mul.getLhs(), rhs = mul.getRhs();
+  if (rhs == iv)
+    std::swap(lhs, rhs);
+  APInt factor;
+  return lhs == iv && matchPattern(rhs, m_ConstantInt(&factor)) &&
+         factor.getSExtValue() == blockN;
+}
+
+bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
+  // The loops must cover one contiguous block range, step 1, each loading
+  // the same K plane at row j * block_n.
+  LoadOp first;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    scf::ForOp loop = loops[i];
+    if (!matchPattern(loop.getStep(), m_One()))
+      return false;
+    if (i > 0 && scf::ForOp(loops[i - 1]).getUpperBound() != loop.getLowerBound())
+      return false;
+    LoadOp kLoad;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (llvm::any_of(load->getUsers(), isTransposedDot))
+          kLoad = load;
+    if (!kLoad || !isBlockStart(kLoad.getIndices()[2],
+                                loop.getInductionVar(), info.blockN))
+      return false;
+    if (first && (first.getIndices()[0] != kLoad.getIndices()[0] ||
+                  first.getIndices()[1] != kLoad.getIndices()[1]))
+      return false;
+    if (!first)
+      first = kLoad;
+  }
+  prefetchK = first;
+  return bool(first);
+}
+
+LogicalResult KernelEmitter::issueK(Value blockIndex) {
+  Value row0 = arith::MulIOp::create(
+      b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
+  return emitLoad(prefetchK, 2 * info.blockM * info.d, K, row0);
 }
 
 /// Flattens (m, l, acc) into the scf.for's loop-carried registers.
@@ -553,8 +617,12 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
       bool isK = llvm::any_of(load->getUsers(), isTransposedDot);
       if (!isK)
         return load.emitOpError() << "expected K to be loaded before V";
-      if (failed(emitLoad(load, kOffset, K)))
-        return failure();
+      // With prefetching, K of this block is already in flight.
+      if (!prefetchK) {
+        if (failed(emitLoad(load, kOffset, K)))
+          return failure();
+        NVVM::CpAsyncCommitGroupOp::create(b);
+      }
       // Issue V right behind K so that both copies are in flight at once.
       for (Operation &later : loop.getBody()->without_terminator())
         if (auto other = dyn_cast<LoadOp>(later))
@@ -567,6 +635,7 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
           return failure();
       if (failed(emitLoad(vLoad, vOffset, V)))
         return failure();
+      NVVM::CpAsyncCommitGroupOp::create(b);
       continue;
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
@@ -575,11 +644,32 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
         NVVM::CpAsyncWaitGroupOp::create(b, 1);
         gpu::BarrierOp::create(b);
         accTiles[dot.getResult()] = emitScores(dot);
+        if (prefetchK) {
+          // Every warp is done with K: fetch the next block's K into the
+          // same buffer while the softmax and P x V run.
+          gpu::BarrierOp::create(b);
+          Value next = arith::AddIOp::create(
+              b, newLoop.getInductionVar(),
+              arith::ConstantIndexOp::create(b, 1));
+          Value more = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                             next, kvUpper);
+          auto ifOp = scf::IfOp::create(b, more, /*withElseRegion=*/false);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            if (failed(issueK(next)))
+              return failure();
+          }
+          // One group per block whether or not it holds a copy, so that
+          // the wait counts below stay the same in every iteration.
+          NVVM::CpAsyncCommitGroupOp::create(b);
+        }
         continue;
       }
       if (!packed.count(dot.getA()) || !accTiles.count(dot.getAcc()))
         return dot.emitOpError() << "expected P x V into the accumulator";
-      NVVM::CpAsyncWaitGroupOp::create(b, 0);
+      // V has landed; with prefetching the next K may still be in flight.
+      NVVM::CpAsyncWaitGroupOp::create(b, prefetchK ? 1 : 0);
       gpu::BarrierOp::create(b);
       AccTile out = accTiles[dot.getAcc()];
       emitPV(packed[dot.getA()], out, Value());
@@ -719,11 +809,36 @@ LogicalResult KernelEmitter::emit() {
   Block &body = info.program.getBody().front();
   FinalizeOp fin;
   SmallVector<StoreOp> stores;
+  SmallVector<scf::ForOp> loops;
+  for (Operation &op : body)
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      loops.push_back(loop);
+  bool prefetch = !loops.empty() && findPrefetchable(loops);
+  prefetchK = LoadOp();
   for (Operation &op : body) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       if (failed(emitLoad(load, /*smemOffset=*/0, Q)))
         return failure();
+      NVVM::CpAsyncCommitGroupOp::create(b);
       continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op);
+        loop && prefetch && loop == loops.front()) {
+      // Prologue of the K prefetch: the first visible block's K.
+      FailureOr<Value> lo = lookup(loop.getLowerBound());
+      FailureOr<Value> hi = lookup(loops.back().getUpperBound());
+      if (failed(lo) || failed(hi) || !findPrefetchable(loops))
+        return failure();
+      kvUpper = *hi;
+      Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, *lo, *hi);
+      auto ifOp = scf::IfOp::create(b, any, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        if (failed(issueK(*lo)))
+          return failure();
+      }
+      NVVM::CpAsyncCommitGroupOp::create(b);
     }
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {

@@ -16,22 +16,35 @@
 // The Q block: cp.async of 16-byte chunks, zero-filled past Nq.
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
+// Prologue of the K prefetch: the first visible block's K, if any.
+// CHECK: scf.if
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
 // Three K/V loops: masked, unmasked, masked.
 // CHECK: scf.for
-// K and V are issued together; S waits for all but the newest group.
-// CHECK: nvvm.cp.async.commit.group
+// V of this block is issued first; S waits for K (all but the newest group).
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// Once every warp is done with K, the next block's K is fetched (one
+// commit group per iteration, copy or not).
+// CHECK: gpu.barrier
+// CHECK: %[[NEXT:.+]] = arith.addi %{{.*}}, %c1
+// CHECK-NEXT: %[[MORE:.+]] = arith.cmpi slt, %[[NEXT]]
+// CHECK-NEXT: scf.if %[[MORE]] {
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: }
+// CHECK-NEXT: nvvm.cp.async.commit.group
 // The mask of edge blocks: -inf where a key is hidden.
 // CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
-// Row max and sum across the quad that shares a row.
+// Row max and sum across the quad that shares a row; s * scale - max in one FMA.
 // CHECK: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.intr.fma
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
-// P x V: V through ldmatrix.trans.
-// CHECK: nvvm.cp.async.wait.group 0
+// P x V: V through ldmatrix.trans, while the next K may still be in flight.
+// CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>
 // CHECK: nvvm.mma.sync
