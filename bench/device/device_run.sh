@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The one command the device machine runs (through the device tool), from the
+# repository root, with the artifacts from bench/device/build_artifacts.sh
+# carried in .device/artifacts:
+#   bash bench/device/device_run.sh COMMIT [run.py options...]
+# Builds the runtime there, checks and times every kernel, and leaves
+# results.tgz (all per-kernel records), results.json and table.md in $OUT.
+set -uo pipefail
+commit=${1:-unknown}; shift || true
+out=${OUT:-/tmp/out}
+res=/tmp/attn-results
+mkdir -p "$out" "$res"
+cmake -S runtime -B /tmp/brt -G Ninja -DCMAKE_BUILD_TYPE=Release > /tmp/rt-build.log 2>&1 \
+  && cmake --build /tmp/brt >> /tmp/rt-build.log 2>&1 \
+  || { cat /tmp/rt-build.log; exit 2; }
+export PYTHONUNBUFFERED=1
+timeout "${ATTN_DEVICE_BUDGET_S:-480}" python3 bench/device/run.py \
+  --artifacts .device/artifacts --runtime /tmp/brt/libattn_runtime.so \
+  --out "$res" --commit "$commit" "$@" 2>&1 | tee "$res/log.txt"
+rc=${PIPESTATUS[0]}
+cp .device/artifacts/compile_times.txt "$res/" 2>/dev/null
+tar czf "$out/results.tgz" -C /tmp attn-results
+[ -f "$res/results.json" ] && cp "$res/results.json" "$out/" \
+  && python3 bench/device/make_table.py "$res/results.json" > "$out/table.md"
+exit "$rc"
