@@ -70,6 +70,8 @@ struct ProgramInfo {
   ProgramOp program;
   TileConfigAttr config;
   int64_t blockM = 0, blockN = 0, warps = 0, d = 0, dv = 0;
+  /// 16-row m-tiles per warp: each K/V fragment feeds this many mma.sync.
+  int64_t mTiles = 1;
   Type elt;
   MaskAttr mask;
   double scaleLog2e = 0;
@@ -145,10 +147,11 @@ static FailureOr<ProgramInfo> analyze(ProgramOp program,
     if (dim % 64 != 0 || dim > 256)
       return fail("head dims must be 64, 128, 192 or 256, got " +
                   Twine(dim));
-  if (info.blockM != 16 * info.warps)
-    return fail("block_m must be 16 x warps (one 16-row slice per warp), got "
-                "block_m = " +
+  if (info.blockM != 16 * info.warps && info.blockM != 32 * info.warps)
+    return fail("block_m must be 16 or 32 x warps (one or two 16-row slices "
+                "per warp), got block_m = " +
                 Twine(info.blockM) + " with " + Twine(info.warps) + " warps");
+  info.mTiles = info.blockM / (16 * info.warps);
   if (info.blockN % 16 != 0)
     return fail("block_n must be a multiple of 16");
   if (info.smemBytes() > maxSharedBytes)
@@ -163,13 +166,16 @@ static FailureOr<ProgramInfo> analyze(ProgramOp program,
 //===----------------------------------------------------------------------===//
 
 /// Per-thread registers of tile values in the mma accumulator layout.
+/// Row values of a thread: for m-tile mt, rows g (2 mt) and g + 8 (2 mt + 1).
 struct RowState {
-  SmallVector<Value, 2> rows; // rows g and g + 8 of the warp's slice
+  SmallVector<Value, 4> rows;
 };
+/// Accumulator registers: m-tile mt, n8 column tile nt at [mt * NT + nt].
 struct AccTile {
-  SmallVector<std::array<Value, 4>> tiles; // one per n8 column tile
+  SmallVector<std::array<Value, 4>> tiles;
 };
-/// P rounded to f16/bf16 and repacked as A operands, one per k16 step.
+/// P rounded to f16/bf16 and repacked as A operands: m-tile mt, k16 step kk
+/// at [mt * KS + kk].
 struct PackedA {
   SmallVector<std::array<Value, 4>> steps;
 };
@@ -219,9 +225,11 @@ private:
   PackedA packProbs(const AccTile &p);
   void emitPV(const PackedA &p, AccTile &acc, Value col0Unused);
   LogicalResult emitLoop(scf::ForOp loop);
+  void unflatten(ValueRange values, RowState &m, RowState &l, AccTile &acc);
   LogicalResult emitStores(FinalizeOp fin, ArrayRef<StoreOp> stores);
 
-  Value rowOf(int half); // row of this thread within the block, i32
+  /// Row of this thread within the block (i32) for m-tile `mt`, half 0/1.
+  Value rowOf(int64_t mt, int half);
   Value toI32(Value index) {
     return arith::IndexCastOp::create(b, b.getI32Type(), index);
   }
@@ -311,11 +319,11 @@ LogicalResult KernelEmitter::cloneScalarOp(Operation *op) {
   return success();
 }
 
-Value KernelEmitter::rowOf(int half) {
-  // warp * 16 + g + 8 * half
+Value KernelEmitter::rowOf(int64_t mt, int half) {
+  // warp * 16 * MT + 16 * mt + g + 8 * half
   return arith::AddIOp::create(
-      b, arith::MulIOp::create(b, mma.warp, mma.i32(16)),
-      arith::AddIOp::create(b, mma.group, mma.i32(8 * half)));
+      b, arith::MulIOp::create(b, mma.warp, mma.i32(16 * info.mTiles)),
+      arith::AddIOp::create(b, mma.group, mma.i32(16 * mt + 8 * half)));
 }
 
 /// Element offset (i64) of row 0 of the (batch, head) plane addressed by
@@ -353,17 +361,20 @@ LogicalResult KernelEmitter::emitLoad(LoadOp load, int64_t smemOffset,
 }
 
 AccTile KernelEmitter::emitScores(DotOp dot) {
-  // S[16 x bn] per warp = Q[16 x d] K^T; Q at smem 0, K after it.
+  // S[16 MT x bn] per warp = Q[16 MT x d] K^T; Q at smem 0, K after it.
   int64_t kOffset = 2 * info.blockM * info.d;
+  int64_t nTiles = info.blockN / 8, mTiles = info.mTiles;
   AccTile s;
   Value zero = mma.f32(0.0);
-  s.tiles.assign(info.blockN / 8, {zero, zero, zero, zero});
+  s.tiles.assign(mTiles * nTiles, {zero, zero, zero, zero});
   Value lane = mma.lane;
   Value sub = arith::DivUIOp::create(b, lane, mma.i32(8)); // matrix 0..3
   Value r8 = arith::RemUIOp::create(b, lane, mma.i32(8));
   // A (Q): matrix i covers rows 8*(i%2).., cols 8*(i/2)..
-  Value aRow = arith::AddIOp::create(
-      b, arith::AddIOp::create(b, arith::MulIOp::create(b, mma.warp, mma.i32(16)), r8),
+  Value aRow0 = arith::AddIOp::create(
+      b,
+      arith::AddIOp::create(
+          b, arith::MulIOp::create(b, mma.warp, mma.i32(16 * mTiles)), r8),
       arith::MulIOp::create(b, arith::RemUIOp::create(b, sub, mma.i32(2)),
                             mma.i32(8)));
   Value aColOff = arith::MulIOp::create(
@@ -377,16 +388,23 @@ AccTile KernelEmitter::emitScores(DotOp dot) {
       b, arith::RemUIOp::create(b, sub, mma.i32(2)), mma.i32(8));
   for (int64_t kk = 0; kk < info.d / 16; ++kk) {
     Value aCol = arith::AddIOp::create(b, aColOff, mma.i32(16 * kk));
-    std::array<Value, 4> a =
-        mma.ldmatrixX4(mma.swizzled(aRow, aCol, info.d), false);
+    SmallVector<std::array<Value, 4>> a;
+    for (int64_t mt = 0; mt < mTiles; ++mt) {
+      Value aRow = arith::AddIOp::create(b, aRow0, mma.i32(16 * mt));
+      a.push_back(mma.ldmatrixX4(mma.swizzled(aRow, aCol, info.d), false));
+    }
     Value bCol = arith::AddIOp::create(b, bColOff, mma.i32(16 * kk));
-    for (int64_t nt = 0; nt < info.blockN / 8; nt += 2) {
+    for (int64_t nt = 0; nt < nTiles; nt += 2) {
       Value bRow = arith::AddIOp::create(b, bRowOff, mma.i32(8 * nt));
       Value off = arith::AddIOp::create(b, mma.i32(kOffset),
                                         mma.swizzled(bRow, bCol, info.d));
       std::array<Value, 4> kb = mma.ldmatrixX4(off, false);
-      s.tiles[nt] = mma.mma(a, {kb[0], kb[1]}, s.tiles[nt]);
-      s.tiles[nt + 1] = mma.mma(a, {kb[2], kb[3]}, s.tiles[nt + 1]);
+      // One K fragment feeds every m-tile of the warp.
+      for (int64_t mt = 0; mt < mTiles; ++mt) {
+        auto &t0 = s.tiles[mt * nTiles + nt], &t1 = s.tiles[mt * nTiles + nt + 1];
+        t0 = mma.mma(a[mt], {kb[0], kb[1]}, t0);
+        t1 = mma.mma(a[mt], {kb[2], kb[3]}, t1);
+      }
     }
   }
   (void)dot;
@@ -395,18 +413,21 @@ AccTile KernelEmitter::emitScores(DotOp dot) {
 
 void KernelEmitter::emitMask(MaskOp op, AccTile &s, Value row0, Value col0) {
   Value negInf = mma.f32(-std::numeric_limits<double>::infinity());
-  for (int half = 0; half < 2; ++half) {
-    Value row = arith::AddIOp::create(b, row0, toIndex(rowOf(half)));
-    for (int64_t nt = 0; nt < (int64_t)s.tiles.size(); ++nt) {
-      for (int e = 0; e < 2; ++e) {
-        Value colInTile = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, mma.quadLane, mma.i32(2)),
-            mma.i32(8 * nt + e));
-        Value col = arith::AddIOp::create(b, col0, toIndex(colInTile));
-        Value visible = buildIsVisible(b, b.getLoc(), op.getMask(), row, col,
-                                       nq, nk);
-        Value &reg = s.tiles[nt][2 * half + e];
-        reg = arith::SelectOp::create(b, visible, reg, negInf);
+  int64_t nTiles = info.blockN / 8;
+  for (int64_t mt = 0; mt < info.mTiles; ++mt) {
+    for (int half = 0; half < 2; ++half) {
+      Value row = arith::AddIOp::create(b, row0, toIndex(rowOf(mt, half)));
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        for (int e = 0; e < 2; ++e) {
+          Value colInTile = arith::AddIOp::create(
+              b, arith::MulIOp::create(b, mma.quadLane, mma.i32(2)),
+              mma.i32(8 * nt + e));
+          Value col = arith::AddIOp::create(b, col0, toIndex(colInTile));
+          Value visible = buildIsVisible(b, b.getLoc(), op.getMask(), row,
+                                         col, nq, nk);
+          Value &reg = s.tiles[mt * nTiles + nt][2 * half + e];
+          reg = arith::SelectOp::create(b, visible, reg, negInf);
+        }
       }
     }
   }
@@ -420,9 +441,14 @@ void KernelEmitter::emitOnlineSoftmax(AccTile &s, RowState &m, RowState &l,
   // With a positive scale the row max of the raw scores, scaled once, is the
   // max of the scaled ones, and s * scale - ref is one FMA per element.
   bool positive = info.scaleLog2e > 0;
+  int64_t nTiles = info.blockN / 8, dTiles = info.dv / 8;
+  for (int64_t mt = 0; mt < info.mTiles; ++mt)
   for (int half = 0; half < 2; ++half) {
+    auto sTiles = MutableArrayRef(s.tiles).slice(mt * nTiles, nTiles);
+    auto accTiles = MutableArrayRef(acc.tiles).slice(mt * dTiles, dTiles);
+    int64_t r = 2 * mt + half;
     Value rowMax = negInf;
-    for (auto &tile : s.tiles)
+    for (auto &tile : sTiles)
       for (int e = 0; e < 2; ++e) {
         Value &reg = tile[2 * half + e];
         if (!positive)
@@ -432,13 +458,13 @@ void KernelEmitter::emitOnlineSoftmax(AccTile &s, RowState &m, RowState &l,
     rowMax = mma.quadReduce(rowMax, /*isMax=*/true);
     if (positive)
       rowMax = arith::MulFOp::create(b, rowMax, scale);
-    Value newMax = arith::MaximumFOp::create(b, m.rows[half], rowMax);
+    Value newMax = arith::MaximumFOp::create(b, m.rows[r], rowMax);
     Value empty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax,
                                         negInf);
     Value ref = arith::SelectOp::create(b, empty, zero, newMax);
     Value negRef = arith::NegFOp::create(b, ref);
     Value sum = zero;
-    for (auto &tile : s.tiles)
+    for (auto &tile : sTiles)
       for (int e = 0; e < 2; ++e) {
         Value &reg = tile[2 * half + e];
         Value t = positive ? Value(LLVM::FMAOp::create(b, reg, scale, negRef))
@@ -447,11 +473,11 @@ void KernelEmitter::emitOnlineSoftmax(AccTile &s, RowState &m, RowState &l,
         sum = arith::AddFOp::create(b, sum, reg);
       }
     sum = mma.quadReduce(sum, /*isMax=*/false);
-    Value alpha = mma.exp2(arith::AddFOp::create(b, m.rows[half], negRef));
-    l.rows[half] = arith::AddFOp::create(
-        b, arith::MulFOp::create(b, l.rows[half], alpha), sum);
-    m.rows[half] = newMax;
-    for (auto &tile : acc.tiles)
+    Value alpha = mma.exp2(arith::AddFOp::create(b, m.rows[r], negRef));
+    l.rows[r] = arith::AddFOp::create(
+        b, arith::MulFOp::create(b, l.rows[r], alpha), sum);
+    m.rows[r] = newMax;
+    for (auto &tile : accTiles)
       for (int e = 0; e < 2; ++e)
         tile[2 * half + e] =
             arith::MulFOp::create(b, tile[2 * half + e], alpha);
@@ -463,11 +489,13 @@ PackedA KernelEmitter::packProbs(const AccTile &p) {
   // k16 step: a0 = (g, 2t..) of tile 2k, a1 = (g+8, ..) of tile 2k,
   // a2 = (g, ..) of tile 2k+1, a3 = (g+8, ..) of tile 2k+1.
   PackedA out;
-  for (size_t k = 0; k < p.tiles.size(); k += 2) {
-    const auto &lo = p.tiles[k], &hi = p.tiles[k + 1];
-    out.steps.push_back({mma.pack(lo[0], lo[1]), mma.pack(lo[2], lo[3]),
-                         mma.pack(hi[0], hi[1]), mma.pack(hi[2], hi[3])});
-  }
+  int64_t nTiles = info.blockN / 8;
+  for (int64_t mt = 0; mt < info.mTiles; ++mt)
+    for (int64_t k = 0; k < nTiles; k += 2) {
+      const auto &lo = p.tiles[mt * nTiles + k], &hi = p.tiles[mt * nTiles + k + 1];
+      out.steps.push_back({mma.pack(lo[0], lo[1]), mma.pack(lo[2], lo[3]),
+                           mma.pack(hi[0], hi[1]), mma.pack(hi[2], hi[3])});
+    }
   return out;
 }
 
@@ -483,16 +511,21 @@ void KernelEmitter::emitPV(const PackedA &p, AccTile &acc, Value) {
                             mma.i32(8)));
   Value colOff = arith::MulIOp::create(
       b, arith::DivUIOp::create(b, sub, mma.i32(2)), mma.i32(8));
-  for (size_t kk = 0; kk < p.steps.size(); ++kk) {
+  int64_t kSteps = info.blockN / 16, dTiles = info.dv / 8;
+  for (int64_t kk = 0; kk < kSteps; ++kk) {
     Value key = arith::AddIOp::create(b, keyOff, mma.i32(16 * kk));
-    for (int64_t dt = 0; dt < info.dv / 8; dt += 2) {
+    for (int64_t dt = 0; dt < dTiles; dt += 2) {
       Value col = arith::AddIOp::create(b, colOff, mma.i32(8 * dt));
       Value off = arith::AddIOp::create(b, mma.i32(vOffset),
                                         mma.swizzled(key, col, info.dv));
       std::array<Value, 4> vb = mma.ldmatrixX4(off, /*transpose=*/true);
-      acc.tiles[dt] = mma.mma(p.steps[kk], {vb[0], vb[1]}, acc.tiles[dt]);
-      acc.tiles[dt + 1] =
-          mma.mma(p.steps[kk], {vb[2], vb[3]}, acc.tiles[dt + 1]);
+      // One V fragment feeds every m-tile of the warp.
+      for (int64_t mt = 0; mt < info.mTiles; ++mt) {
+        const auto &a = p.steps[mt * kSteps + kk];
+        auto &t0 = acc.tiles[mt * dTiles + dt], &t1 = acc.tiles[mt * dTiles + dt + 1];
+        t0 = mma.mma(a, {vb[0], vb[1]}, t0);
+        t1 = mma.mma(a, {vb[2], vb[3]}, t1);
+      }
     }
   }
 }
@@ -544,6 +577,16 @@ LogicalResult KernelEmitter::issueK(Value blockIndex) {
   return emitLoad(prefetchK, 2 * info.blockM * info.d, K, row0);
 }
 
+/// The inverse of flatten().
+void KernelEmitter::unflatten(ValueRange values, RowState &m, RowState &l,
+                              AccTile &acc) {
+  int64_t rows = 2 * info.mTiles;
+  m.rows.assign(values.begin(), values.begin() + rows);
+  l.rows.assign(values.begin() + rows, values.begin() + 2 * rows);
+  for (int64_t i = 2 * rows; i + 3 < (int64_t)values.size(); i += 4)
+    acc.tiles.push_back({values[i], values[i + 1], values[i + 2], values[i + 3]});
+}
+
 /// Flattens (m, l, acc) into the scf.for's loop-carried registers.
 static SmallVector<Value> flatten(const RowState &m, const RowState &l,
                                   const AccTile &acc) {
@@ -566,7 +609,7 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
     if (!splats.count(v))
       return loop.emitOpError() << "loop-carried row state of unknown origin";
     Value c = mma.f32(splats[v]);
-    m.rows = {c, c};
+    m.rows.assign(2 * info.mTiles, c);
     return success();
   };
   RowState m0, l0;
@@ -579,7 +622,7 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
     acc0 = accTiles[accInit];
   } else if (splats.count(accInit)) {
     Value c = mma.f32(splats[accInit]);
-    acc0.tiles.assign(info.dv / 8, {c, c, c, c});
+    acc0.tiles.assign(info.mTiles * info.dv / 8, {c, c, c, c});
   } else {
     return loop.emitOpError() << "accumulator of unknown origin";
   }
@@ -598,11 +641,7 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
   ValueRange args = newLoop.getRegionIterArgs();
   RowState m, l;
   AccTile acc;
-  m.rows = {args[0], args[1]};
-  l.rows = {args[2], args[3]};
-  for (int64_t i = 0; i < info.dv / 8; ++i)
-    acc.tiles.push_back({args[4 + 4 * i], args[5 + 4 * i], args[6 + 4 * i],
-                         args[7 + 4 * i]});
+  unflatten(args, m, l, acc);
   rowStates[loop.getRegionIterArgs()[0]] = m;
   rowStates[loop.getRegionIterArgs()[1]] = l;
   accTiles[loop.getRegionIterArgs()[2]] = acc;
@@ -726,11 +765,7 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
   ValueRange res = newLoop.getResults();
   RowState mr, lr;
   AccTile ar;
-  mr.rows = {res[0], res[1]};
-  lr.rows = {res[2], res[3]};
-  for (int64_t i = 0; i < info.dv / 8; ++i)
-    ar.tiles.push_back(
-        {res[4 + 4 * i], res[5 + 4 * i], res[6 + 4 * i], res[7 + 4 * i]});
+  unflatten(res, mr, lr, ar);
   rowStates[loop.getResult(0)] = mr;
   rowStates[loop.getResult(1)] = lr;
   accTiles[loop.getResult(2)] = ar;
@@ -757,12 +792,15 @@ LogicalResult KernelEmitter::emitStores(FinalizeOp fin,
       lseStore ? rowOffset(LSE, lseStore.getIndices()) : FailureOr<Value>();
   if (lseStore && failed(lsePlane))
     return failure();
+  int64_t dTiles = info.dv / 8;
+  for (int64_t mt = 0; mt < info.mTiles; ++mt)
   for (int half = 0; half < 2; ++half) {
+    int64_t r = 2 * mt + half;
     Value positive = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT,
-                                           l.rows[half], zero);
+                                           l.rows[r], zero);
     Value inv = arith::SelectOp::create(
-        b, positive, arith::DivFOp::create(b, one, l.rows[half]), zero);
-    Value row = arith::AddIOp::create(b, *row0, toIndex(rowOf(half)));
+        b, positive, arith::DivFOp::create(b, one, l.rows[r]), zero);
+    Value row = arith::AddIOp::create(b, *row0, toIndex(rowOf(mt, half)));
     Value inBounds =
         arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, nq);
     auto ifOp = scf::IfOp::create(b, inBounds, /*withElseRegion=*/false);
@@ -771,9 +809,9 @@ LogicalResult KernelEmitter::emitStores(FinalizeOp fin,
     Value row64 = arith::IndexCastOp::create(b, b.getI64Type(), row);
     Value rowBase = arith::AddIOp::create(
         b, *oPlane, arith::MulIOp::create(b, row64, strides[O][2]));
-    for (int64_t dt = 0; dt < info.dv / 8; ++dt) {
-      Value x = arith::MulFOp::create(b, acc.tiles[dt][2 * half], inv);
-      Value y = arith::MulFOp::create(b, acc.tiles[dt][2 * half + 1], inv);
+    for (int64_t dt = 0; dt < dTiles; ++dt) {
+      Value x = arith::MulFOp::create(b, acc.tiles[mt * dTiles + dt][2 * half], inv);
+      Value y = arith::MulFOp::create(b, acc.tiles[mt * dTiles + dt][2 * half + 1], inv);
       Value col = arith::AddIOp::create(
           b, arith::MulIOp::create(b, mma.quadLane, mma.i32(2)),
           mma.i32(8 * dt));
@@ -787,8 +825,8 @@ LogicalResult KernelEmitter::emitStores(FinalizeOp fin,
       Value lse = arith::MulFOp::create(
           b,
           arith::AddFOp::create(
-              b, m.rows[half],
-              mma.log2(arith::SelectOp::create(b, positive, l.rows[half], one))),
+              b, m.rows[r],
+              mma.log2(arith::SelectOp::create(b, positive, l.rows[r], one))),
           mma.f32(M_LN2));
       lse = arith::SelectOp::create(b, positive, lse, negInf);
       Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,

@@ -21,11 +21,11 @@ func.func @head_dim_32(%q: memref<1x1x64x32xf16>, %o: memref<1x1x64x32xf16>) {
 
 // -----
 
-func.func @warps(%q: memref<1x1x64x64xf16>, %o: memref<1x1x64x64xf16>) {
-  // expected-error @+1 {{block_m must be 16 x warps (one 16-row slice per warp), got block_m = 128 with 4 warps}}
-  attn.attention ins(%q, %q, %q : memref<1x1x64x64xf16>, memref<1x1x64x64xf16>, memref<1x1x64x64xf16>)
-                 outs(%o : memref<1x1x64x64xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>}
+func.func @warps(%q: memref<1x1x256x64xf16>, %o: memref<1x1x256x64xf16>) {
+  // expected-error @+1 {{block_m must be 16 or 32 x warps (one or two 16-row slices per warp), got block_m = 256 with 4 warps}}
+  attn.attention ins(%q, %q, %q : memref<1x1x256x64xf16>, memref<1x1x256x64xf16>, memref<1x1x256x64xf16>)
+                 outs(%o : memref<1x1x256x64xf16>)
+                 {config = #attn.tile_config<block_m = 256, block_n = 64, warps = 4, stages = 2>}
   return
 }
 
