@@ -78,7 +78,12 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   // 4. gpu/scf/arith to NVVM and LLVM (one conversion: see Registration.cpp).
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // 32-bit index arithmetic in kernels: one register per value instead of
+  // two. Sequence lengths, head counts and block ids fit (the runtime
+  // refuses lengths of 2^31 rows and more); global offsets are i64 anyway.
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 32;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 

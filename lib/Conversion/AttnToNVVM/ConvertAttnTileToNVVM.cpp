@@ -412,19 +412,28 @@ AccTile KernelEmitter::emitScores(DotOp dot) {
 }
 
 void KernelEmitter::emitMask(MaskOp op, AccTile &s, Value row0, Value col0) {
+  // Per row, the visible keys are one interval [lo, hi); per element, two
+  // compares against the key's offset from the block start.
   Value negInf = mma.f32(-std::numeric_limits<double>::infinity());
   int64_t nTiles = info.blockN / 8;
+  Value col0i = toI32(col0);
+  Value laneCol = arith::MulIOp::create(b, mma.quadLane, mma.i32(2));
   for (int64_t mt = 0; mt < info.mTiles; ++mt) {
     for (int half = 0; half < 2; ++half) {
       Value row = arith::AddIOp::create(b, row0, toIndex(rowOf(mt, half)));
+      auto [lo, hi] =
+          buildVisibleKeys(b, b.getLoc(), op.getMask(), row, nq, nk);
+      // Bounds relative to this thread's first column in the block.
+      Value base = arith::AddIOp::create(b, col0i, laneCol);
+      Value loRel = arith::SubIOp::create(b, toI32(lo), base);
+      Value hiRel = arith::SubIOp::create(b, toI32(hi), base);
       for (int64_t nt = 0; nt < nTiles; ++nt) {
         for (int e = 0; e < 2; ++e) {
-          Value colInTile = arith::AddIOp::create(
-              b, arith::MulIOp::create(b, mma.quadLane, mma.i32(2)),
-              mma.i32(8 * nt + e));
-          Value col = arith::AddIOp::create(b, col0, toIndex(colInTile));
-          Value visible = buildIsVisible(b, b.getLoc(), op.getMask(), row,
-                                         col, nq, nk);
+          Value c = mma.i32(8 * nt + e);
+          Value visible = arith::AndIOp::create(
+              b,
+              arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c, loRel),
+              arith::CmpIOp::create(b, arith::CmpIPredicate::slt, c, hiRel));
           Value &reg = s.tiles[mt * nTiles + nt][2 * half + e];
           reg = arith::SelectOp::create(b, visible, reg, negInf);
         }

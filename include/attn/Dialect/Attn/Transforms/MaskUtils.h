@@ -21,6 +21,15 @@ namespace attn {
 Value buildIsVisible(OpBuilder &b, Location loc, MaskAttr mask, Value row,
                      Value col, Value numQueries, Value numKeys);
 
+/// The keys query `row` sees form one interval: returns its half-open
+/// bounds [lower, upper) (index values; lower may be negative, upper is at
+/// most numKeys). A key `col` in [0, numKeys) is visible iff
+/// lower <= col < upper. Cheaper per element than buildIsVisible when many
+/// keys of one row are tested.
+std::pair<Value, Value> buildVisibleKeys(OpBuilder &b, Location loc,
+                                         MaskAttr mask, Value row,
+                                         Value numQueries, Value numKeys);
+
 /// The [lower, upper) block range of an attn.kv_range of `kind` for the
 /// given (index) operands; see the op's description.
 std::pair<Value, Value> buildKVRange(OpBuilder &b, Location loc,

@@ -15,8 +15,10 @@ namespace attn {
 #define GEN_PASS_DECL
 #include "attn/Dialect/Attn/Transforms/Passes.h.inc"
 
-/// The tile configuration the heuristic picks for an op with head dim `d`.
-TileConfigAttr getDefaultTileConfig(MLIRContext *ctx, int64_t headDim);
+/// The tile configuration the heuristic picks for an op with these head
+/// dims and mask kind.
+TileConfigAttr getDefaultTileConfig(MLIRContext *ctx, int64_t headDim,
+                                    int64_t valueHeadDim, MaskKind mask);
 
 /// Patterns that rewrite attn.online_softmax and attn.finalize into
 /// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.

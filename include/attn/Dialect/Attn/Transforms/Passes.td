@@ -9,9 +9,12 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
   let summary = "Attach a heuristic #attn.tile_config to attention ops that have none";
   let description = [{
     Leaves ops that already carry a `config` alone (a user's or an
-    autotuner's choice wins). The heuristic follows FlashAttention-2 on
-    sm_80-class GPUs: `block_m = 64`, `block_n = 64` for head dims up to 128
-    and 32 above, 4 warps, 2 stages.
+    autotuner's choice wins). The heuristic was measured on the H200
+    (docs/perf-log.md): 4 warps, 2 stages, and with `Dmax = max(D, Dv)`:
+    `128 x 64` blocks for `Dmax <= 64`; `128 x 32` for `Dmax <= 128`
+    without a mask and `64 x 64` with one; `64 x 32` above. `block_m = 128`
+    gives each warp two 16-row m-tiles; every choice assembles without
+    register spills on sm_80 and sm_90a.
 
     ```mlir
     // Before
