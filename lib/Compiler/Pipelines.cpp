@@ -19,22 +19,32 @@
 
 using namespace mlir;
 
-void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,
-                                         const CPUPipelineOptions &options) {
-  // 1. High level: pick tile sizes, bufferize attn.attention on tensors.
-  pm.addPass(createAttnDefaultConfig());
+/// One-Shot Bufferize as both pipelines run it: function boundaries too,
+/// with identity layouts, and buffers returned from loops allowed (the CPU
+/// lowering carries the softmax state across K/V blocks in new buffers).
+static std::unique_ptr<Pass> createBufferizePass() {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
-  // The softmax state is carried across K/V blocks in new buffers.
   bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  return bufferization::createOneShotBufferizePass(bufferize);
+}
 
-  // 2. Tile level: tile, split masked blocks, decompose the softmax.
-  pm.addPass(createAttnTile());
-  if (options.splitKVLoop)
-    pm.addPass(createAttnSplitKVLoop());
+/// Steps shared by every target: pick tile sizes, bufferize attn.attention
+/// on tensors, tile it, split masked K/V blocks from unmasked ones.
+static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop) {
+  pm.addPass(attn::createAttnDefaultConfig());
+  pm.addPass(createBufferizePass());
+  pm.addPass(attn::createAttnTile());
+  if (splitKVLoop)
+    pm.addPass(attn::createAttnSplitKVLoop());
+}
+
+void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,
+                                         const CPUPipelineOptions &options) {
+  // 1-2. High level to tile programs; decompose the softmax.
+  buildAttnToTilesPipeline(pm, options.splitKVLoop);
   pm.addPass(createAttnDecomposeOnlineSoftmax());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -42,7 +52,7 @@ void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,
   // 3. Tiles to linalg on tensors and loops, then to buffers.
   pm.addPass(createConvertAttnTileToLinalg());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createBufferizePass());
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
 
@@ -89,18 +99,8 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
 
 void mlir::attn::buildAttnToKernelsPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
-  // 1. High level, as for the CPU.
-  pm.addPass(createAttnDefaultConfig());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-
-  // 2. Tile level.
-  pm.addPass(createAttnTile());
-  if (options.splitKVLoop)
-    pm.addPass(createAttnSplitKVLoop());
+  // 1-2. High level to tile programs, as for the CPU.
+  buildAttnToTilesPipeline(pm, options.splitKVLoop);
   pm.addPass(createCSEPass());
 
   // 3. Kernels in a gpu.module, for the chosen target.

@@ -1,0 +1,510 @@
+//===- KernelEmitter.cpp - one attn.program to one sm_80 kernel -----------===//
+
+#include "KernelEmitter.h"
+#include "attn/Dialect/Attn/Transforms/MaskUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::sm80;
+
+FailureOr<Value> KernelEmitter::lookup(Value v) {
+  if (Value mapped = mapping.lookupOrNull(v))
+    return mapped;
+  OpBuilder::InsertionGuard guard(b);
+  if (!info.program->isAncestor(v.getParentBlock()->getParentOp()) ||
+      isa<BlockArgument>(v))
+    b.setInsertionPoint(prologueEnd);
+  if (auto blockArg = dyn_cast<BlockArgument>(v)) {
+    if (blockArg.getOwner() == &info.program.getBody().front()) {
+      Value id = gpu::BlockIdOp::create(
+          b, blockArg.getArgNumber() == 0 ? gpu::Dimension::x
+                                          : gpu::Dimension::y);
+      mapping.map(v, id);
+      return id;
+    }
+    return emitError(v.getLoc()) << "unexpected block argument in the program";
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto dim = dyn_cast<memref::DimOp>(def)) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    Value source = dim.getSource();
+    Value result;
+    if (index && source == info.buffers[Q]) {
+      if (*index == 0)
+        result = batch;
+      else if (*index == 1)
+        result = hq;
+      else if (*index == 2)
+        result = nq;
+    } else if (index && (source == info.buffers[K] ||
+                         source == info.buffers[V])) {
+      if (*index == 0)
+        result = batch;
+      else if (*index == 1)
+        result = hkv;
+      else if (*index == 2)
+        result = nk;
+    }
+    if (!result)
+      return dim.emitOpError() << "is not a size the kernel receives";
+    mapping.map(v, result);
+    return result;
+  }
+  if (failed(cloneScalarOp(def)))
+    return failure();
+  return mapping.lookup(v);
+}
+
+LogicalResult KernelEmitter::cloneScalarOp(Operation *op) {
+  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return isa<ShapedType>(t); }))
+    return op->emitOpError() << "has no sm_80 lowering inside attn.program";
+  for (Value operand : op->getOperands())
+    if (failed(lookup(operand)))
+      return failure();
+  b.clone(*op, mapping);
+  return success();
+}
+
+Value KernelEmitter::rowOf(int64_t mt, int half) {
+  // warp * 16 * MT + 16 * mt + g + 8 * half
+  return arith::AddIOp::create(
+      b, arith::MulIOp::create(b, mma.warp, mma.i32(16 * info.mTiles)),
+      arith::AddIOp::create(b, mma.group, mma.i32(16 * mt + 8 * half)));
+}
+
+/// Element offset (i64) of row 0 of the (batch, head) plane addressed by
+/// `indices` = [b, h, row, col] in the buffer of `role`.
+FailureOr<Value> KernelEmitter::rowOffset(Role role, ValueRange indices) {
+  Value offset = mma.i64(0);
+  for (int s = 0; s < 2; ++s) {
+    FailureOr<Value> idx = lookup(indices[s]);
+    if (failed(idx))
+      return failure();
+    Value i64v = arith::IndexCastOp::create(b, b.getI64Type(), *idx);
+    offset = arith::AddIOp::create(
+        b, offset, arith::MulIOp::create(b, i64v, strides[role][s]));
+  }
+  return offset;
+}
+
+LogicalResult KernelEmitter::emitLoad(LoadOp load, int64_t smemOffset,
+                                      Role role, Value row0Override) {
+  ValueRange idx = load.getIndices();
+  if (idx.size() != 4 || !matchPattern(idx[3], m_Zero()))
+    return load.emitOpError() << "the sm_80 lowering loads whole rows only";
+  FailureOr<Value> plane = rowOffset(role, idx);
+  FailureOr<Value> row0 =
+      row0Override ? FailureOr<Value>(row0Override) : lookup(idx[2]);
+  if (failed(plane) || failed(row0))
+    return failure();
+  Value base = LLVM::GEPOp::create(b, ptr[role].getType(), info.elt,
+                                   ptr[role], ArrayRef<LLVM::GEPArg>{*plane});
+  Value bound = toI32(role == Q ? nq : nk);
+  RankedTensorType type = load.getType();
+  mma.copyTileAsync(base, strides[role][2], toI32(*row0), bound,
+                    type.getDimSize(0), type.getDimSize(1), smemOffset);
+  return success();
+}
+
+
+/// The K row of block `j` in the tile program is `j * block_n`.
+static bool isBlockStart(Value row, Value iv, int64_t blockN) {
+  auto mul = row.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  Value lhs = mul.getLhs(), rhs = mul.getRhs();
+  if (rhs == iv)
+    std::swap(lhs, rhs);
+  APInt factor;
+  return lhs == iv && matchPattern(rhs, m_ConstantInt(&factor)) &&
+         factor.getSExtValue() == blockN;
+}
+
+bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
+  // The loops must cover one contiguous block range, step 1, each loading
+  // the same K plane at row j * block_n.
+  LoadOp first;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    scf::ForOp loop = loops[i];
+    if (!matchPattern(loop.getStep(), m_One()))
+      return false;
+    if (i > 0 && scf::ForOp(loops[i - 1]).getUpperBound() != loop.getLowerBound())
+      return false;
+    LoadOp kLoad;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (llvm::any_of(load->getUsers(), isTransposedDot))
+          kLoad = load;
+    if (!kLoad || !isBlockStart(kLoad.getIndices()[2],
+                                loop.getInductionVar(), info.blockN))
+      return false;
+    if (first && (first.getIndices()[0] != kLoad.getIndices()[0] ||
+                  first.getIndices()[1] != kLoad.getIndices()[1]))
+      return false;
+    if (!first)
+      first = kLoad;
+  }
+  prefetchK = first;
+  return bool(first);
+}
+
+LogicalResult KernelEmitter::issueK(Value blockIndex) {
+  Value row0 = arith::MulIOp::create(
+      b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
+  return emitLoad(prefetchK, 2 * info.blockM * info.d, K, row0);
+}
+
+/// The inverse of flatten().
+void KernelEmitter::unflatten(ValueRange values, RowState &m, RowState &l,
+                              AccTile &acc) {
+  int64_t rows = 2 * info.mTiles;
+  m.rows.assign(values.begin(), values.begin() + rows);
+  l.rows.assign(values.begin() + rows, values.begin() + 2 * rows);
+  for (int64_t i = 2 * rows; i + 3 < (int64_t)values.size(); i += 4)
+    acc.tiles.push_back({values[i], values[i + 1], values[i + 2], values[i + 3]});
+}
+
+/// Flattens (m, l, acc) into the scf.for's loop-carried registers.
+static SmallVector<Value> flatten(const RowState &m, const RowState &l,
+                                  const AccTile &acc) {
+  SmallVector<Value> out(m.rows.begin(), m.rows.end());
+  out.append(l.rows.begin(), l.rows.end());
+  for (const auto &tile : acc.tiles)
+    out.append(tile.begin(), tile.end());
+  return out;
+}
+
+LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 3)
+    return loop.emitOpError() << "expected the (max, sum, acc) loop of attn-tile";
+  // Loop-carried state on entry.
+  auto stateOf = [&](Value v, RowState &m) -> LogicalResult {
+    if (rowStates.count(v)) {
+      m = rowStates[v];
+      return success();
+    }
+    if (!splats.count(v))
+      return loop.emitOpError() << "loop-carried row state of unknown origin";
+    Value c = mma.f32(splats[v]);
+    m.rows.assign(2 * info.mTiles, c);
+    return success();
+  };
+  RowState m0, l0;
+  AccTile acc0;
+  if (failed(stateOf(loop.getInitArgs()[0], m0)) ||
+      failed(stateOf(loop.getInitArgs()[1], l0)))
+    return failure();
+  Value accInit = loop.getInitArgs()[2];
+  if (accTiles.count(accInit)) {
+    acc0 = accTiles[accInit];
+  } else if (splats.count(accInit)) {
+    Value c = mma.f32(splats[accInit]);
+    acc0.tiles.assign(info.mTiles * info.dv / 8, {c, c, c, c});
+  } else {
+    return loop.emitOpError() << "accumulator of unknown origin";
+  }
+  FailureOr<Value> lb = lookup(loop.getLowerBound());
+  FailureOr<Value> ub = lookup(loop.getUpperBound());
+  FailureOr<Value> step = lookup(loop.getStep());
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+
+  SmallVector<Value> init = flatten(m0, l0, acc0);
+  auto newLoop = scf::ForOp::create(b, *lb, *ub, *step, init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(newLoop.getBody());
+  mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
+  // Unflatten the region arguments.
+  ValueRange args = newLoop.getRegionIterArgs();
+  RowState m, l;
+  AccTile acc;
+  unflatten(args, m, l, acc);
+  rowStates[loop.getRegionIterArgs()[0]] = m;
+  rowStates[loop.getRegionIterArgs()[1]] = l;
+  accTiles[loop.getRegionIterArgs()[2]] = acc;
+
+  int64_t kOffset = 2 * info.blockM * info.d;
+  int64_t vOffset = kOffset + 2 * info.blockN * info.d;
+  LoadOp vLoad;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (load == vLoad)
+        continue; // issued with K
+      bool isK = llvm::any_of(load->getUsers(), isTransposedDot);
+      if (!isK)
+        return load.emitOpError() << "expected K to be loaded before V";
+      // With prefetching, K of this block is already in flight.
+      if (!prefetchK) {
+        if (failed(emitLoad(load, kOffset, K)))
+          return failure();
+        NVVM::CpAsyncCommitGroupOp::create(b);
+      }
+      // Issue V right behind K so that both copies are in flight at once.
+      for (Operation &later : loop.getBody()->without_terminator())
+        if (auto other = dyn_cast<LoadOp>(later))
+          if (other != load)
+            vLoad = other;
+      if (!vLoad)
+        return loop.emitOpError() << "expected a V load in the loop";
+      for (Value idx : vLoad.getIndices())
+        if (failed(lookup(idx)))
+          return failure();
+      if (failed(emitLoad(vLoad, vOffset, V)))
+        return failure();
+      NVVM::CpAsyncCommitGroupOp::create(b);
+      continue;
+    }
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      if (dot.getTransposeB()) {
+        // Q and K have landed (V may still be in flight).
+        NVVM::CpAsyncWaitGroupOp::create(b, 1);
+        gpu::BarrierOp::create(b);
+        accTiles[dot.getResult()] = emitScores(dot);
+        if (prefetchK) {
+          // Every warp is done with K: fetch the next block's K into the
+          // same buffer while the softmax and P x V run.
+          gpu::BarrierOp::create(b);
+          Value next = arith::AddIOp::create(
+              b, newLoop.getInductionVar(),
+              arith::ConstantIndexOp::create(b, 1));
+          Value more = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                             next, kvUpper);
+          auto ifOp = scf::IfOp::create(b, more, /*withElseRegion=*/false);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            if (failed(issueK(next)))
+              return failure();
+          }
+          // One group per block whether or not it holds a copy, so that
+          // the wait counts below stay the same in every iteration.
+          NVVM::CpAsyncCommitGroupOp::create(b);
+        }
+        continue;
+      }
+      if (!packed.count(dot.getA()) || !accTiles.count(dot.getAcc()))
+        return dot.emitOpError() << "expected P x V into the accumulator";
+      // V has landed; with prefetching the next K may still be in flight.
+      NVVM::CpAsyncWaitGroupOp::create(b, prefetchK ? 1 : 0);
+      gpu::BarrierOp::create(b);
+      AccTile out = accTiles[dot.getAcc()];
+      emitPV(packed[dot.getA()], out, Value());
+      accTiles[dot.getResult()] = out;
+      continue;
+    }
+    if (auto maskOp = dyn_cast<MaskOp>(op)) {
+      AccTile s = accTiles[maskOp.getScores()];
+      FailureOr<Value> row0 = lookup(maskOp.getRowStart());
+      FailureOr<Value> col0 = lookup(maskOp.getColStart());
+      if (failed(row0) || failed(col0))
+        return failure();
+      emitMask(maskOp, s, *row0, *col0);
+      accTiles[maskOp.getResult()] = s;
+      continue;
+    }
+    if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op)) {
+      if (!accTiles.count(softmax.getScores()) ||
+          !rowStates.count(softmax.getMax()) ||
+          !rowStates.count(softmax.getSum()) ||
+          !accTiles.count(softmax.getAcc()))
+        return softmax.emitOpError() << "operands of unknown origin";
+      AccTile s = accTiles[softmax.getScores()];
+      RowState mm = rowStates[softmax.getMax()];
+      RowState ll = rowStates[softmax.getSum()];
+      AccTile a = accTiles[softmax.getAcc()];
+      emitOnlineSoftmax(s, mm, ll, a);
+      accTiles[softmax.getProbs()] = s;
+      rowStates[softmax.getNewMax()] = mm;
+      rowStates[softmax.getNewSum()] = ll;
+      accTiles[softmax.getNewAcc()] = a;
+      continue;
+    }
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+      if (!accTiles.count(trunc.getIn()))
+        return trunc.emitOpError() << "expected to round P";
+      packed[trunc.getResult()] = packProbs(accTiles[trunc.getIn()]);
+      continue;
+    }
+    if (failed(cloneScalarOp(&op)))
+      return failure();
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  ValueRange yielded = yield.getOperands();
+  if (!rowStates.count(yielded[0]) || !rowStates.count(yielded[1]) ||
+      !accTiles.count(yielded[2]))
+    return yield.emitOpError() << "yields state of unknown origin";
+  // Every warp is done with this K/V block before the next one overwrites it.
+  gpu::BarrierOp::create(b);
+  scf::YieldOp::create(b, flatten(rowStates[yielded[0]], rowStates[yielded[1]],
+                                  accTiles[yielded[2]]));
+
+  // Results.
+  ValueRange res = newLoop.getResults();
+  RowState mr, lr;
+  AccTile ar;
+  unflatten(res, mr, lr, ar);
+  rowStates[loop.getResult(0)] = mr;
+  rowStates[loop.getResult(1)] = lr;
+  accTiles[loop.getResult(2)] = ar;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitStores(FinalizeOp fin,
+                                        ArrayRef<StoreOp> stores) {
+  if (!accTiles.count(fin.getAcc()) || !rowStates.count(fin.getMax()) ||
+      !rowStates.count(fin.getSum()))
+    return fin.emitOpError() << "operands of unknown origin";
+  AccTile acc = accTiles[fin.getAcc()];
+  RowState m = rowStates[fin.getMax()], l = rowStates[fin.getSum()];
+  Value zero = mma.f32(0.0), one = mma.f32(1.0);
+  Value negInf = mma.f32(-std::numeric_limits<double>::infinity());
+  StoreOp oStore, lseStore;
+  for (StoreOp s : stores)
+    (s.getValue().getType().getRank() == 2 ? oStore : lseStore) = s;
+  FailureOr<Value> oPlane = rowOffset(O, oStore.getIndices());
+  FailureOr<Value> row0 = lookup(oStore.getIndices()[2]);
+  if (failed(oPlane) || failed(row0))
+    return failure();
+  FailureOr<Value> lsePlane =
+      lseStore ? rowOffset(LSE, lseStore.getIndices()) : FailureOr<Value>();
+  if (lseStore && failed(lsePlane))
+    return failure();
+  int64_t dTiles = info.dv / 8;
+  for (int64_t mt = 0; mt < info.mTiles; ++mt)
+  for (int half = 0; half < 2; ++half) {
+    int64_t r = 2 * mt + half;
+    Value positive = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT,
+                                           l.rows[r], zero);
+    Value inv = arith::SelectOp::create(
+        b, positive, arith::DivFOp::create(b, one, l.rows[r]), zero);
+    Value row = arith::AddIOp::create(b, *row0, toIndex(rowOf(mt, half)));
+    Value inBounds =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, nq);
+    auto ifOp = scf::IfOp::create(b, inBounds, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value row64 = arith::IndexCastOp::create(b, b.getI64Type(), row);
+    Value rowBase = arith::AddIOp::create(
+        b, *oPlane, arith::MulIOp::create(b, row64, strides[O][2]));
+    for (int64_t dt = 0; dt < dTiles; ++dt) {
+      Value x = arith::MulFOp::create(b, acc.tiles[mt * dTiles + dt][2 * half], inv);
+      Value y = arith::MulFOp::create(b, acc.tiles[mt * dTiles + dt][2 * half + 1], inv);
+      Value col = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, mma.quadLane, mma.i32(2)),
+          mma.i32(8 * dt));
+      Value off = arith::AddIOp::create(
+          b, rowBase, arith::ExtUIOp::create(b, b.getI64Type(), col));
+      Value dst = LLVM::GEPOp::create(b, ptr[O].getType(), info.elt, ptr[O],
+                                      ArrayRef<LLVM::GEPArg>{off});
+      LLVM::StoreOp::create(b, mma.pack(x, y), dst, /*alignment=*/4);
+    }
+    if (lseStore) {
+      Value lse = arith::MulFOp::create(
+          b,
+          arith::AddFOp::create(
+              b, m.rows[r],
+              mma.log2(arith::SelectOp::create(b, positive, l.rows[r], one))),
+          mma.f32(M_LN2));
+      lse = arith::SelectOp::create(b, positive, lse, negInf);
+      Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                          mma.quadLane, mma.i32(0));
+      auto lseIf = scf::IfOp::create(b, first, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(lseIf.thenBlock());
+      Value off = arith::AddIOp::create(b, *lsePlane, row64);
+      Value dst = LLVM::GEPOp::create(b, ptr[LSE].getType(), b.getF32Type(),
+                                      ptr[LSE], ArrayRef<LLVM::GEPArg>{off});
+      LLVM::StoreOp::create(b, lse, dst, /*alignment=*/4);
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emit() {
+  Block &body = info.program.getBody().front();
+  FinalizeOp fin;
+  SmallVector<StoreOp> stores;
+  SmallVector<scf::ForOp> loops;
+  for (Operation &op : body)
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      loops.push_back(loop);
+  bool prefetch = !loops.empty() && findPrefetchable(loops);
+  prefetchK = LoadOp();
+  for (Operation &op : body) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (failed(emitLoad(load, /*smemOffset=*/0, Q)))
+        return failure();
+      NVVM::CpAsyncCommitGroupOp::create(b);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op);
+        loop && prefetch && loop == loops.front()) {
+      // Prologue of the K prefetch: the first visible block's K.
+      FailureOr<Value> lo = lookup(loop.getLowerBound());
+      FailureOr<Value> hi = lookup(loops.back().getUpperBound());
+      if (failed(lo) || failed(hi) || !findPrefetchable(loops))
+        return failure();
+      kvUpper = *hi;
+      Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, *lo, *hi);
+      auto ifOp = scf::IfOp::create(b, any, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        if (failed(issueK(*lo)))
+          return failure();
+      }
+      NVVM::CpAsyncCommitGroupOp::create(b);
+    }
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
+        if (!dense.isSplat())
+          return cst.emitOpError() << "only splat tile constants lower here";
+        splats[cst.getResult()] =
+            dense.getSplatValue<APFloat>().convertToDouble();
+        continue;
+      }
+    }
+    if (auto range = dyn_cast<KVRangeOp>(op)) {
+      FailureOr<Value> r0 = lookup(range.getRowStart());
+      FailureOr<Value> q = lookup(range.getNumQueries());
+      FailureOr<Value> k = lookup(range.getNumKeys());
+      if (failed(r0) || failed(q) || failed(k))
+        return failure();
+      auto [lo, hi] = buildKVRange(b, range.getLoc(), range.getKind(),
+                                   range.getMask(), range.getBlockM(),
+                                   range.getBlockN(), *r0, *q, *k);
+      mapping.map(range.getLower(), lo);
+      mapping.map(range.getUpper(), hi);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (failed(emitLoop(loop)))
+        return failure();
+      continue;
+    }
+    if (auto f = dyn_cast<FinalizeOp>(op)) {
+      fin = f;
+      continue;
+    }
+    if (isa<arith::TruncFOp>(op))
+      continue; // O is rounded as it is stored.
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      stores.push_back(store);
+      continue;
+    }
+    if (failed(cloneScalarOp(&op)))
+      return failure();
+  }
+  if (!fin || stores.empty())
+    return info.program.emitOpError() << "expected attn.finalize and attn.store";
+  return emitStores(fin, stores);
+}
