@@ -157,11 +157,13 @@ func.func @left_alone(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: inde
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @step_two(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c32 = arith.constant 32 : index
   %c2 = arith.constant 2 : index
   %lo, %hi = attn.kv_range visible %row0, %nq, %nk
       {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
   %r = scf.for %j = %lo to %hi step %c2 iter_args(%t = %s) -> (tensor<64x32xf32>) {
-    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    %col0 = arith.muli %j, %c32 : index
+    %m = attn.mask %t rows %row0 of %nq cols %col0 of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
     scf.yield %m : tensor<64x32xf32>
   }
   return %r : tensor<64x32xf32>
@@ -175,10 +177,12 @@ func.func @step_two(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index)
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @step_dynamic(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index, %step: index) -> tensor<64x32xf32> {
+  %c32 = arith.constant 32 : index
   %lo, %hi = attn.kv_range visible %row0, %nq, %nk
       {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
   %r = scf.for %j = %lo to %hi step %step iter_args(%t = %s) -> (tensor<64x32xf32>) {
-    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    %col0 = arith.muli %j, %c32 : index
+    %m = attn.mask %t rows %row0 of %nq cols %col0 of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
     scf.yield %m : tensor<64x32xf32>
   }
   return %r : tensor<64x32xf32>
@@ -194,11 +198,13 @@ func.func @step_dynamic(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: in
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @mask_attr_mismatch(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c32 = arith.constant 32 : index
   %c1 = arith.constant 1 : index
   %lo, %hi = attn.kv_range visible %row0, %nq, %nk
       {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
   %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
-    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, bottom_right>} : tensor<64x32xf32>
+    %col0 = arith.muli %j, %c32 : index
+    %m = attn.mask %t rows %row0 of %nq cols %col0 of %nk {mask = #attn.mask<causal, bottom_right>} : tensor<64x32xf32>
     scf.yield %m : tensor<64x32xf32>
   }
   return %r : tensor<64x32xf32>
@@ -212,12 +218,14 @@ func.func @mask_attr_mismatch(%s: tensor<64x32xf32>, %row0: index, %nq: index, %
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @second_mask_mismatch(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c32 = arith.constant 32 : index
   %c1 = arith.constant 1 : index
   %lo, %hi = attn.kv_range visible %row0, %nq, %nk
       {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<window, top_left, left = 8, right = 0>}
   %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
-    %m0 = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<window, top_left, left = 8, right = 0>} : tensor<64x32xf32>
-    %m1 = attn.mask %m0 rows %row0 of %nq cols %j of %nk {mask = #attn.mask<window, top_left, left = 8, right = 1>} : tensor<64x32xf32>
+    %col0 = arith.muli %j, %c32 : index
+    %m0 = attn.mask %t rows %row0 of %nq cols %col0 of %nk {mask = #attn.mask<window, top_left, left = 8, right = 0>} : tensor<64x32xf32>
+    %m1 = attn.mask %m0 rows %row0 of %nq cols %col0 of %nk {mask = #attn.mask<window, top_left, left = 8, right = 1>} : tensor<64x32xf32>
     scf.yield %m1 : tensor<64x32xf32>
   }
   return %r : tensor<64x32xf32>
@@ -232,11 +240,13 @@ func.func @second_mask_mismatch(%s: tensor<64x32xf32>, %row0: index, %nq: index,
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @mask_row_start_mismatch(%s: tensor<64x32xf32>, %row0: index, %row1: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c32 = arith.constant 32 : index
   %c1 = arith.constant 1 : index
   %lo, %hi = attn.kv_range visible %row0, %nq, %nk
       {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
   %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
-    %m = attn.mask %t rows %row1 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    %col0 = arith.muli %j, %c32 : index
+    %m = attn.mask %t rows %row1 of %nq cols %col0 of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
     scf.yield %m : tensor<64x32xf32>
   }
   return %r : tensor<64x32xf32>
@@ -250,12 +260,53 @@ func.func @mask_row_start_mismatch(%s: tensor<64x32xf32>, %row0: index, %row1: i
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @mask_lengths_swapped(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c32 = arith.constant 32 : index
   %c1 = arith.constant 1 : index
   %lo, %hi = attn.kv_range visible %row0, %nq, %nk
       {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, bottom_right>}
   %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
-    %m = attn.mask %t rows %row0 of %nk cols %j of %nq {mask = #attn.mask<causal, bottom_right>} : tensor<64x32xf32>
+    %col0 = arith.muli %j, %c32 : index
+    %m = attn.mask %t rows %row0 of %nk cols %col0 of %nq {mask = #attn.mask<causal, bottom_right>} : tensor<64x32xf32>
     scf.yield %m : tensor<64x32xf32>
   }
   return %r : tensor<64x32xf32>
+}
+
+// The mask's keys must start at j * block_n: here they start at j.
+// CHECK-LABEL: func.func @mask_col_start_not_block_start
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @mask_col_start_not_block_start(%s: tensor<64x32xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x32xf32> {
+  %c1 = arith.constant 1 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x32xf32>) {
+    %m = attn.mask %t rows %row0 of %nq cols %j of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x32xf32>
+    scf.yield %m : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
+
+// The score tile must be block_m x block_n: a 64 x 64 tile under a range of
+// 32-key blocks would overhang the block the range classified.
+// CHECK-LABEL: func.func @mask_tile_wider_than_block
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @mask_tile_wider_than_block(%s: tensor<64x64xf32>, %row0: index, %nq: index, %nk: index) -> tensor<64x64xf32> {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+      {block_m = 64 : i64, block_n = 32 : i64, mask = #attn.mask<causal, top_left>}
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%t = %s) -> (tensor<64x64xf32>) {
+    %col0 = arith.muli %j, %c32 : index
+    %m = attn.mask %t rows %row0 of %nq cols %col0 of %nk {mask = #attn.mask<causal, top_left>} : tensor<64x64xf32>
+    scf.yield %m : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
 }

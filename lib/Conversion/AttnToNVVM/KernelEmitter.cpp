@@ -116,19 +116,6 @@ LogicalResult KernelEmitter::emitLoad(LoadOp load, int64_t smemOffset,
 }
 
 
-/// The K row of block `j` in the tile program is `j * block_n`.
-static bool isBlockStart(Value row, Value iv, int64_t blockN) {
-  auto mul = row.getDefiningOp<arith::MulIOp>();
-  if (!mul)
-    return false;
-  Value lhs = mul.getLhs(), rhs = mul.getRhs();
-  if (rhs == iv)
-    std::swap(lhs, rhs);
-  APInt factor;
-  return lhs == iv && matchPattern(rhs, m_ConstantInt(&factor)) &&
-         factor.getSExtValue() == blockN;
-}
-
 bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
   // The loops must cover one contiguous block range, step 1, each loading
   // the same K plane at row j * block_n.

@@ -13,6 +13,7 @@
 #include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -112,4 +113,17 @@ mlir::attn::buildKVRange(OpBuilder &builder, Location loc, KVRangeKind kind,
   Value first = lowKey(rLast), end = highKey(r0);
   return {arith::CeilDivSIOp::create(b, first, bn),
           arith::FloorDivSIOp::create(b, end, bn)};
+}
+
+bool mlir::attn::isBlockStart(Value offset, Value blockIndex,
+                              int64_t blockSize) {
+  auto mul = offset.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  Value lhs = mul.getLhs(), rhs = mul.getRhs();
+  if (rhs == blockIndex)
+    std::swap(lhs, rhs);
+  APInt factor;
+  return lhs == blockIndex && matchPattern(rhs, m_ConstantInt(&factor)) &&
+         factor.getSExtValue() == blockSize;
 }

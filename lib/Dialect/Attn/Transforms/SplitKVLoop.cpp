@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -31,15 +32,19 @@ namespace attn {
 using namespace mlir;
 using namespace mlir::attn;
 
-/// Whether `mask` is the mask that `range` describes: the unmasked range comes
-/// from the kv_range's mask attribute and query block, so an attn.mask that
-/// the split removes must apply that mask to the same rows of a problem of the
-/// same size.
-static bool masksLikeRange(MaskOp mask, KVRangeOp range) {
+/// Whether `mask` is the mask that `range` describes for block `j`: the
+/// unmasked range comes from the kv_range's mask attribute, query block and
+/// block sizes, so an attn.mask that the split removes must apply that mask
+/// to the same rows of a problem of the same size, to a block_m x block_n
+/// score tile whose keys start at j * block_n.
+static bool masksLikeRange(MaskOp mask, KVRangeOp range, Value j) {
+  ArrayRef<int64_t> shape = mask.getType().getShape();
   return mask.getMask() == range.getMask() &&
          mask.getRowStart() == range.getRowStart() &&
          mask.getNumQueries() == range.getNumQueries() &&
-         mask.getNumKeys() == range.getNumKeys();
+         mask.getNumKeys() == range.getNumKeys() &&
+         shape[0] == range.getBlockM() && shape[1] == range.getBlockN() &&
+         isBlockStart(mask.getColStart(), j, range.getBlockN());
 }
 
 /// The visible-range op that bounds `loop`, if `loop` is a masked K/V loop
@@ -55,7 +60,7 @@ static KVRangeOp getSplittableRange(scf::ForOp loop) {
     return {};
   bool masked = false;
   WalkResult walk = loop.getBody()->walk([&](MaskOp mask) {
-    if (!masksLikeRange(mask, range))
+    if (!masksLikeRange(mask, range, loop.getInductionVar()))
       return WalkResult::interrupt();
     masked = true;
     return WalkResult::advance();

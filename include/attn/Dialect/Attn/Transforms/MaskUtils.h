@@ -30,6 +30,11 @@ std::pair<Value, Value> buildVisibleKeys(OpBuilder &b, Location loc,
                                          MaskAttr mask, Value row,
                                          Value numQueries, Value numKeys);
 
+/// Whether `offset` is `blockIndex * blockSize` (an arith.muli by that
+/// constant, in either operand order): the first key of K/V block
+/// `blockIndex`.
+bool isBlockStart(Value offset, Value blockIndex, int64_t blockSize);
+
 /// The [lower, upper) block range of an attn.kv_range of `kind` for the
 /// given (index) operands; see the op's description.
 std::pair<Value, Value> buildKVRange(OpBuilder &b, Location loc,
