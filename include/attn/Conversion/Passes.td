@@ -41,8 +41,8 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
     kernel is launched by the attn runtime, from the `attn.launch`
     dictionary on it (tile sizes, threads, shared memory, types, mask).
 
-    One CTA runs one program instance; warp `w` owns query rows
-    `[16w, 16w + 16)` of the block. Q, K and V blocks are copied to swizzled
+    One CTA runs one program instance; warp `w` owns `MT` 16-row slices of
+    the query block (`MT = block_m / (16 x warps)`, 1 or 2). Q, K and V blocks are copied to swizzled
     shared memory with `cp.async` (zero-filling rows past the sequence end),
     read with `ldmatrix` (`.trans` for V) and multiplied with
     `mma.sync.m16n8k16` (f16 or bf16, f32 accumulation). The online softmax
@@ -52,7 +52,7 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
     visibility tests; the others none.
 
     Refused with a diagnostic: f32 inputs, head dims that are not multiples
-    of 64 up to 256, `block_m != 16 x warps`, `block_n` not a multiple of 16,
+    of 64 up to 256, `block_m` other than 16 or 32 x `warps`, `block_n` not a multiple of 16,
     tiles over `max-shared-bytes`.
 
     ```mlir
