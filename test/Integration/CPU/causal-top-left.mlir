@@ -61,7 +61,7 @@ func.func @main() {
   call @check(%c1, %c1, %c1, %c1, %c1, %seed3, %amp, %scale, %cm1, %c0, %false, %tolOut, %tolLse)
       : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
   %seed4 = arith.constant 39 : i32
-  // four query blocks, MQA
+  // two 128-row query blocks, MQA
   // CHECK: out_rel_err
   // CHECK-NEXT: lse_err
   // CHECK-NEXT: PASS

@@ -1,5 +1,5 @@
 // attn.attention without a mask, f32, D = 16, on the CPU: lengths of 1 and
-// lengths that are not multiples of the 64-row blocks, Nq != Nk both ways,
+// lengths that are not multiples of the 128-row and 64-key blocks, Nq != Nk both ways,
 // batch and heads > 1, GQA and MQA. Checked against the f64 reference of
 // Inputs/check-attention.mlir; the second run keeps every block masked
 // (no attn-split-kv-loop) and must agree as well.
@@ -64,7 +64,7 @@ func.func @main() {
   call @check(%c1, %c2, %c2, %c1, %c130, %seed3, %amp, %scale, %cm1, %cm1, %false, %tolOut, %tolLse)
       : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
   %seed4 = arith.constant 39 : i32
-  // MQA (Hkv = 1), exact multiples of the blocks
+  // MQA (Hkv = 1), Nk a multiple of the 64-key blocks
   // CHECK: out_rel_err
   // CHECK-NEXT: lse_err
   // CHECK-NEXT: PASS

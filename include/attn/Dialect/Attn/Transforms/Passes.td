@@ -17,11 +17,12 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     register spills on sm_80 and sm_90a.
 
     ```mlir
-    // Before
-    attn.attention ins(...) outs(...)
+    // Before: causal, D = Dv = 128
+    attn.attention ins(...) outs(...) {mask = #attn.mask<causal, top_left>}
     // After
     attn.attention ins(...) outs(...)
-      {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>}
+      {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+       mask = #attn.mask<causal, top_left>}
     ```
   }];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
