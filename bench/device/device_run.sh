@@ -3,6 +3,7 @@
 # repository root, with the artifacts from bench/device/build_artifacts.sh
 # carried in .device/artifacts:
 #   bash bench/device/device_run.sh COMMIT [run.py options...]
+# (ATTN_ARTIFACTS=DIR takes the kernels from DIR instead.)
 # Builds the runtime there, checks and times every kernel, and leaves
 # results.tgz (all per-kernel records), results.json and table.md in $OUT.
 set -uo pipefail
@@ -15,10 +16,10 @@ cmake -S runtime -B /tmp/brt -G Ninja -DCMAKE_BUILD_TYPE=Release > /tmp/rt-build
   || { cat /tmp/rt-build.log; exit 2; }
 export PYTHONUNBUFFERED=1
 timeout "${ATTN_DEVICE_BUDGET_S:-480}" python3 bench/device/run.py \
-  --artifacts .device/artifacts --runtime /tmp/brt/libattn_runtime.so \
+  --artifacts "${ATTN_ARTIFACTS:-.device/artifacts}" --runtime /tmp/brt/libattn_runtime.so \
   --out "$res" --commit "$commit" "$@" 2>&1 | tee "$res/log.txt"
 rc=${PIPESTATUS[0]}
-cp .device/artifacts/compile_times.txt "$res/" 2>/dev/null
+cp "${ATTN_ARTIFACTS:-.device/artifacts}"/compile_times.txt "$res/" 2>/dev/null
 tar czf "$out/results.tgz" -C /tmp attn-results
 [ -f "$res/results.json" ] && cp "$res/results.json" "$out/" \
   && python3 bench/device/make_table.py "$res/results.json" > "$out/table.md"
