@@ -26,12 +26,25 @@ AccTile KernelEmitter::emitScores(DotOp dot) {
   AccTile s;
   Value zero = mma.f32(0.0);
   s.tiles.assign(mTiles * nTiles, {zero, zero, zero, zero});
-  // A (Q): the four matrices are a0..a3 (rows vary first); B (K rows are
-  // keys): b0, b1 of one n8 tile, then of the next (columns vary first).
-  auto [aRowOff, aColOff] = mma.ldmatrixLaneOffset(/*rowsFirst=*/true);
+  Value lane = mma.lane;
+  Value sub = arith::DivUIOp::create(b, lane, mma.i32(8)); // matrix 0..3
+  Value r8 = arith::RemUIOp::create(b, lane, mma.i32(8));
+  // A (Q): matrix i covers rows 8*(i%2).., cols 8*(i/2)..
   Value aRow0 = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, mma.warp, mma.i32(16 * mTiles)), aRowOff);
-  auto [bRowOff, bColOff] = mma.ldmatrixLaneOffset(/*rowsFirst=*/false);
+      b,
+      arith::AddIOp::create(
+          b, arith::MulIOp::create(b, mma.warp, mma.i32(16 * mTiles)), r8),
+      arith::MulIOp::create(b, arith::RemUIOp::create(b, sub, mma.i32(2)),
+                            mma.i32(8)));
+  Value aColOff = arith::MulIOp::create(
+      b, arith::DivUIOp::create(b, sub, mma.i32(2)), mma.i32(8));
+  // B (K rows = keys): matrix i covers keys 8*(i/2).., d cols 8*(i%2)..
+  Value bRowOff = arith::AddIOp::create(
+      b, r8,
+      arith::MulIOp::create(b, arith::DivUIOp::create(b, sub, mma.i32(2)),
+                            mma.i32(8)));
+  Value bColOff = arith::MulIOp::create(
+      b, arith::RemUIOp::create(b, sub, mma.i32(2)), mma.i32(8));
   for (int64_t kk = 0; kk < info.d / 16; ++kk) {
     Value aCol = arith::AddIOp::create(b, aColOff, mma.i32(16 * kk));
     SmallVector<std::array<Value, 4>> a;
@@ -158,7 +171,14 @@ void KernelEmitter::emitPV(const PackedA &p, AccTile &acc, Value) {
   // V[bn x dv] at smem after Q and K; B operands via ldmatrix.trans:
   // matrix i covers keys 8*(i%2).., value cols 8*(i/2)..
   int64_t vOffset = 2 * (info.blockM * info.d + info.blockN * info.d);
-  auto [keyOff, colOff] = mma.ldmatrixLaneOffset(/*rowsFirst=*/true);
+  Value sub = arith::DivUIOp::create(b, mma.lane, mma.i32(8));
+  Value r8 = arith::RemUIOp::create(b, mma.lane, mma.i32(8));
+  Value keyOff = arith::AddIOp::create(
+      b, r8,
+      arith::MulIOp::create(b, arith::RemUIOp::create(b, sub, mma.i32(2)),
+                            mma.i32(8)));
+  Value colOff = arith::MulIOp::create(
+      b, arith::DivUIOp::create(b, sub, mma.i32(2)), mma.i32(8));
   int64_t kSteps = info.blockN / 16, dTiles = info.dv / 8;
   for (int64_t kk = 0; kk < kSteps; ++kk) {
     Value key = arith::AddIOp::create(b, keyOff, mma.i32(16 * kk));

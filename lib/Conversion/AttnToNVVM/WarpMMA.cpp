@@ -84,17 +84,6 @@ void WarpMMA::copyTileAsync(Value base, Value rowStride, Value row0,
   }
 }
 
-std::pair<Value, Value> WarpMMA::ldmatrixLaneOffset(bool rowsFirst) {
-  Value matrix = arith::DivUIOp::create(b, lane, i32(8));
-  Value row = arith::RemUIOp::create(b, lane, i32(8));
-  Value low = arith::MulIOp::create(
-      b, arith::RemUIOp::create(b, matrix, i32(2)), i32(8));
-  Value high = arith::MulIOp::create(
-      b, arith::DivUIOp::create(b, matrix, i32(2)), i32(8));
-  return {arith::AddIOp::create(b, row, rowsFirst ? low : high),
-          rowsFirst ? high : low};
-}
-
 std::array<Value, 4> WarpMMA::ldmatrixX4(Value byteOffset, bool transpose) {
   MLIRContext *ctx = b.getContext();
   Type i32T = b.getI32Type();

@@ -51,12 +51,6 @@ public:
   void copyTileAsync(Value base, Value rowStride, Value row0, Value numRows,
                      int64_t rows, int64_t cols, int64_t smemOffset);
 
-  /// This lane's (row, column) within a 16 x 16 block read by one
-  /// ldmatrix.x4: lanes 8i..8i+7 address the rows of 8 x 8 matrix i, which
-  /// sits at rows 8 (i % 2), columns 8 (i / 2) when `rowsFirst`, else at
-  /// rows 8 (i / 2), columns 8 (i % 2).
-  std::pair<Value, Value> ldmatrixLaneOffset(bool rowsFirst);
-
   /// ldmatrix.x4 (optionally .trans) at the given shared byte offset of
   /// this lane's row; four packed 2 x 16-bit registers.
   std::array<Value, 4> ldmatrixX4(Value byteOffset, bool transpose);
