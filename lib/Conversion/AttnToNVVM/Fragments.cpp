@@ -170,6 +170,9 @@ PackedA KernelEmitter::packProbs(const AccTile &p) {
 void KernelEmitter::emitPV(const PackedA &p, AccTile &acc, Value) {
   // V[bn x dv] at smem after Q and K; B operands via ldmatrix.trans:
   // matrix i covers keys 8*(i%2).., value cols 8*(i/2)..
+  // (The same lane arithmetic as emitScores' operands, written out on
+  // purpose: folding the copies into one helper changed register allocation
+  // and cost 9% at D = 256; docs/perf-log.md.)
   int64_t vOffset = 2 * (info.blockM * info.d + info.blockN * info.d);
   Value sub = arith::DivUIOp::create(b, mma.lane, mma.i32(8));
   Value r8 = arith::RemUIOp::create(b, mma.lane, mma.i32(8));
