@@ -16,6 +16,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
@@ -97,8 +98,23 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// Shared-memory pointers are 64-bit in the NVPTX backend unless its
+/// `nvptx-short-ptr` option is set, and the option is only reachable as a
+/// process-wide LLVM flag (NVPTXTargetMachine reads it when the NVVM target
+/// builds its TargetMachine). With 64-bit pointers every address of a
+/// swizzled fragment kept live across the K/V loop takes two registers;
+/// the kernels sit at the 255-register limit, so this is the difference
+/// between spilling and not. (Triton sets the same flag the same way.)
+static void useShortSharedPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it != options.end() && it->second->getNumOccurrences() == 0)
+    it->second->addOccurrence(0, "nvptx-short-ptr", "true");
+}
+
 void mlir::attn::buildAttnToKernelsPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
+  useShortSharedPointers();
   // 1-2. High level to tile programs, as for the CPU.
   buildAttnToTilesPipeline(pm, options.splitKVLoop);
   pm.addPass(createCSEPass());

@@ -1,8 +1,9 @@
 // RUN: attn-opt %s --attn-default-config | FileCheck %s
 
-// The heuristic (measured on the H200, docs/perf-log.md): 4 warps, 2 stages;
-// with Dmax = max(D, Dv): 128 x 64 up to 64; 128 x 32 up to 128 without a
-// mask, 64 x 64 with one; 64 x 32 above. An existing configuration is kept.
+// The heuristic (measured on the H200, docs/perf-log.md): 4 warps; with
+// Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages with
+// lazy rescaling and 128 x 64 blocks without a mask, 128 x 32 with one;
+// 64 x 64, 1 stage above. An existing configuration is kept.
 
 // CHECK-LABEL: func.func @fills_config
 // CHECK: attn.attention
@@ -17,7 +18,7 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // Works on tensors as well: the config is attached before bufferization.
 // CHECK-LABEL: func.func @fills_config_tensor
 // CHECK: attn.attention
-// CHECK-SAME: {config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>}
+// CHECK-SAME: {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>}
 func.func @fills_config_tensor(%q: tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16> {
   %r = attn.attention ins(%q, %q, %q : tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>)
                       outs(%q : tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16>
@@ -37,7 +38,7 @@ func.func @keeps_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 
 // CHECK-LABEL: func.func @large_head_dim
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
 func.func @large_head_dim(%q: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
                  outs(%o : memref<?x?x?x256xf16>)
@@ -48,7 +49,7 @@ func.func @large_head_dim(%q: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) 
 // Dv = 256 takes the large-head-dim choice.
 // CHECK-LABEL: func.func @head_dim_128
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
 func.func @head_dim_128(%q: memref<?x?x?x128xf32>, %v: memref<?x?x?x256xf32>) {
   attn.attention ins(%q, %q, %v : memref<?x?x?x128xf32>, memref<?x?x?x128xf32>, memref<?x?x?x256xf32>)
                  outs(%v : memref<?x?x?x256xf32>)
@@ -65,10 +66,10 @@ func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
   return
 }
 
-// D = 128 with a mask: 64 x 64 (128 x 32 would spill registers).
+// D = 128 with a mask: 128 x 32 (128 x 64 spills registers when masked).
 // CHECK-LABEL: func.func @head_dim_128_masked
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2, lazy_rescale = true>
 func.func @head_dim_128_masked(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<window, top_left, left = 8, right = 8>}

@@ -94,6 +94,7 @@ static LogicalResult lowerFunction(func::FuncOp func, ProgramOp program,
   launch.append("block_n", mb.getI64IntegerAttr(info->blockN));
   launch.append("warps", mb.getI64IntegerAttr(info->warps));
   launch.append("stages", mb.getI64IntegerAttr(info->config.getStages()));
+  launch.append("lazy_rescale", mb.getBoolAttr(info->lazyRescale));
   launch.append("threads", mb.getI64IntegerAttr(threads));
   launch.append("shared_bytes", mb.getI64IntegerAttr(info->smemBytes()));
   launch.append("head_dim", mb.getI64IntegerAttr(info->d));

@@ -97,24 +97,46 @@ FailureOr<Value> KernelEmitter::rowOffset(Role role, ValueRange indices) {
 }
 
 LogicalResult KernelEmitter::emitLoad(LoadOp load, int64_t smemOffset,
-                                      Role role, Value row0Override) {
+                                      Role role, Value row0Override,
+                                      Value stageOffset) {
   ValueRange idx = load.getIndices();
   if (idx.size() != 4 || !matchPattern(idx[3], m_Zero()))
     return load.emitOpError() << "the sm_80 lowering loads whole rows only";
-  FailureOr<Value> plane = rowOffset(role, idx);
   FailureOr<Value> row0 =
       row0Override ? FailureOr<Value>(row0Override) : lookup(idx[2]);
-  if (failed(plane) || failed(row0))
+  if (failed(row0))
     return failure();
-  Value base = LLVM::GEPOp::create(b, ptr[role].getType(), info.elt,
-                                   ptr[role], ArrayRef<LLVM::GEPArg>{*plane});
+  // A fresh plan per copy: LLVM hoists each loop's share out of that loop,
+  // and one plan shared by all loops would stay live across the unmasked
+  // loop into the masked one (measured: more spills, docs/perf-log.md).
+  FailureOr<WarpMMA::CopyPlan> plan = planCopy(load, role);
+  if (failed(plan))
+    return failure();
   Value bound = toI32(role == Q ? nq : nk);
   RankedTensorType type = load.getType();
-  mma.copyTileAsync(base, strides[role][2], toI32(*row0), bound,
-                    type.getDimSize(0), type.getDimSize(1), smemOffset);
+  mma.copyTileAsync(*plan, toI32(*row0), bound, type.getDimSize(0),
+                    smemOffset, stageOffset);
   return success();
 }
 
+
+FailureOr<Value> KernelEmitter::planeBase(LoadOp load, Role role) {
+  if (Value cached = planeBases[role])
+    return cached;
+  FailureOr<Value> plane = rowOffset(role, load.getIndices());
+  if (failed(plane))
+    return failure();
+  return Value(LLVM::GEPOp::create(b, ptr[role].getType(), info.elt,
+                                   ptr[role],
+                                   ArrayRef<LLVM::GEPArg>{*plane}));
+}
+
+FailureOr<WarpMMA::CopyPlan> KernelEmitter::planCopy(LoadOp load, Role role) {
+  FailureOr<Value> base = planeBase(load, role);
+  if (failed(base))
+    return failure();
+  return mma.planCopy(*base, strides[role][2], load.getType().getDimSize(1));
+}
 
 bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
   // The loops must cover one contiguous block range, step 1, each loading
@@ -137,17 +159,41 @@ bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
     if (first && (first.getIndices()[0] != kLoad.getIndices()[0] ||
                   first.getIndices()[1] != kLoad.getIndices()[1]))
       return false;
-    if (!first)
+    // With several stages V is copied ahead too: the other load, of the
+    // same rows of the same plane.
+    LoadOp vLoad;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto load = dyn_cast<LoadOp>(op); load && load != kLoad)
+        vLoad = load;
+    if (info.stages > 1 &&
+        (!vLoad || vLoad.getIndices()[0] != kLoad.getIndices()[0] ||
+         vLoad.getIndices()[1] != kLoad.getIndices()[1] ||
+         !isBlockStart(vLoad.getIndices()[2], loop.getInductionVar(),
+                       info.blockN)))
+      return false;
+    if (!first) {
       first = kLoad;
+      firstV = vLoad;
+    }
   }
   prefetchK = first;
   return bool(first);
 }
 
+LogicalResult KernelEmitter::issueBlock(Value blockIndex, Value stage) {
+  Value row0 = arith::MulIOp::create(
+      b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
+  Value kOff = arith::MulIOp::create(b, stage, mma.i32(info.kBytes()));
+  Value vOff = arith::MulIOp::create(b, stage, mma.i32(info.vBytes()));
+  if (failed(emitLoad(prefetchK, info.kOffset(), K, row0, kOff)))
+    return failure();
+  return emitLoad(firstV, info.vOffset(), V, row0, vOff);
+}
+
 LogicalResult KernelEmitter::issueK(Value blockIndex) {
   Value row0 = arith::MulIOp::create(
       b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
-  return emitLoad(prefetchK, 2 * info.blockM * info.d, K, row0);
+  return emitLoad(prefetchK, info.kOffset(), K, row0);
 }
 
 /// The inverse of flatten().
@@ -219,10 +265,53 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
   rowStates[loop.getRegionIterArgs()[1]] = l;
   accTiles[loop.getRegionIterArgs()[2]] = acc;
 
-  int64_t kOffset = 2 * info.blockM * info.d;
-  int64_t vOffset = kOffset + 2 * info.blockN * info.d;
+  int64_t kOffset = info.kOffset();
+  int64_t vOffset = info.vOffset();
+  bool staged = info.stages > 1;
+  if (staged) {
+    // Block j lives in buffer j % stages. It was issued
+    // stages - 1 blocks ago: wait for it, and behind one barrier (every warp
+    // is done with block j - 1) reuse block j - 1's buffer for block
+    // j + stages - 1.
+    Value j = toI32(newLoop.getInductionVar());
+    Value s = mma.i32(info.stages);
+    // Buffers are assigned by absolute block index (j % stages), which needs
+    // no first-block register across the loop.
+    Value stage = arith::RemUIOp::create(b, j, s);
+    kStage = arith::MulIOp::create(b, stage, mma.i32(info.kBytes()));
+    vStage = arith::MulIOp::create(b, stage, mma.i32(info.vBytes()));
+    NVVM::CpAsyncWaitGroupOp::create(b, info.stages - 2);
+    gpu::BarrierOp::create(b);
+    Value iv = newLoop.getInductionVar();
+    issueAhead = [this, iv, stage, s]() -> LogicalResult {
+      Value ahead = arith::AddIOp::create(
+          b, iv, arith::ConstantIndexOp::create(b, info.stages - 1));
+      Value more =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, ahead, kvUpper);
+      auto ifOp = scf::IfOp::create(b, more, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value aheadStage = arith::RemUIOp::create(
+            b, arith::AddIOp::create(b, stage, mma.i32(info.stages - 1)), s);
+        if (failed(issueBlock(ahead, aheadStage)))
+          return failure();
+      }
+      // One group per block whether or not it holds a copy, so that the
+      // wait count stays the same in every iteration.
+      NVVM::CpAsyncCommitGroupOp::create(b);
+      return success();
+    };
+    if (failed(takeIssueAhead()))
+      return failure();
+  }
   LoadOp vLoad;
   for (Operation &op : loop.getBody()->without_terminator()) {
+    if (staged && isa<LoadOp>(op)) {
+      // Issued stages - 1 blocks ahead (above); all values they use are
+      // defined outside the loop or from the induction variable.
+      continue;
+    }
     if (auto load = dyn_cast<LoadOp>(op)) {
       if (load == vLoad)
         continue; // issued with K
@@ -251,6 +340,12 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
       continue;
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
+      if (dot.getTransposeB() && staged) {
+        accTiles[dot.getResult()] = emitScores(dot);
+        if (failed(takeIssueAhead()))
+          return failure();
+        continue;
+      }
       if (dot.getTransposeB()) {
         // Q and K have landed (V may still be in flight).
         NVVM::CpAsyncWaitGroupOp::create(b, 1);
@@ -281,8 +376,10 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
       if (!packed.count(dot.getA()) || !accTiles.count(dot.getAcc()))
         return dot.emitOpError() << "expected P x V into the accumulator";
       // V has landed; with prefetching the next K may still be in flight.
-      NVVM::CpAsyncWaitGroupOp::create(b, prefetchK ? 1 : 0);
-      gpu::BarrierOp::create(b);
+      if (!staged) {
+        NVVM::CpAsyncWaitGroupOp::create(b, prefetchK ? 1 : 0);
+        gpu::BarrierOp::create(b);
+      }
       AccTile out = accTiles[dot.getAcc()];
       emitPV(packed[dot.getA()], out, Value());
       accTiles[dot.getResult()] = out;
@@ -329,8 +426,11 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
   if (!rowStates.count(yielded[0]) || !rowStates.count(yielded[1]) ||
       !accTiles.count(yielded[2]))
     return yield.emitOpError() << "yields state of unknown origin";
-  // Every warp is done with this K/V block before the next one overwrites it.
-  gpu::BarrierOp::create(b);
+  // Every warp is done with this K/V block before the next one overwrites it
+  // (with several stages, the barrier at the top of the next iteration).
+  if (!staged)
+    gpu::BarrierOp::create(b);
+  kStage = vStage = Value();
   scf::YieldOp::create(b, flatten(rowStates[yielded[0]], rowStates[yielded[1]],
                                   accTiles[yielded[2]]));
 
@@ -425,6 +525,11 @@ LogicalResult KernelEmitter::emit() {
     if (auto loop = dyn_cast<scf::ForOp>(op))
       loops.push_back(loop);
   bool prefetch = !loops.empty() && findPrefetchable(loops);
+  if (info.stages > 1 && !loops.empty() && !prefetch)
+    return info.program.emitOpError()
+           << "stages = " << info.stages
+           << " needs K/V loops over one contiguous block range with K and "
+              "V loaded at the block start (as attn-tile builds them)";
   prefetchK = LoadOp();
   for (Operation &op : body) {
     if (auto load = dyn_cast<LoadOp>(op)) {
@@ -441,15 +546,37 @@ LogicalResult KernelEmitter::emit() {
       if (failed(lo) || failed(hi) || !findPrefetchable(loops))
         return failure();
       kvUpper = *hi;
-      Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, *lo, *hi);
-      auto ifOp = scf::IfOp::create(b, any, /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        if (failed(issueK(*lo)))
+      // The K and V plane pointers, for every K/V loop: two registers each
+      // across the loops, rather than the batch and head offsets they are
+      // made of (which LLVM otherwise keeps live across the unmasked loop
+      // to rebuild them for the masked one).
+      for (auto [load, role] : {std::pair(prefetchK, K), std::pair(firstV, V)}) {
+        if (!load)
+          continue;
+        FailureOr<Value> base = planeBase(load, role);
+        if (failed(base))
           return failure();
+        planeBases[role] = *base;
       }
-      NVVM::CpAsyncCommitGroupOp::create(b);
+      // One stage: the first block's K. Several: the first stages - 1
+      // blocks' K and V, one commit group each.
+      int64_t ahead = std::max<int64_t>(info.stages - 1, 1);
+      for (int64_t i = 0; i < ahead; ++i) {
+        Value blk = arith::AddIOp::create(b, *lo,
+                                          arith::ConstantIndexOp::create(b, i));
+        Value any =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::slt, blk, *hi);
+        auto ifOp = scf::IfOp::create(b, any, /*withElseRegion=*/false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          Value stage = arith::RemUIOp::create(b, toI32(blk),
+                                               mma.i32(info.stages));
+          if (failed(info.stages > 1 ? issueBlock(blk, stage) : issueK(blk)))
+            return failure();
+        }
+        NVVM::CpAsyncCommitGroupOp::create(b);
+      }
     }
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {

@@ -18,6 +18,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <functional>
+
 namespace mlir {
 namespace attn {
 namespace sm80 {
@@ -77,13 +79,24 @@ private:
 
   // Tile ops.
   LogicalResult emitLoad(LoadOp load, int64_t smemOffset, Role role,
-                         Value row0Override = Value());
+                         Value row0Override = Value(),
+                         Value stageOffset = Value());
   FailureOr<Value> rowOffset(Role role, ValueRange indices);
   AccTile emitScores(DotOp dot);
   void emitMask(MaskOp op, AccTile &s, Value row0, Value col0);
   void emitOnlineSoftmax(AccTile &s, RowState &m, RowState &l, AccTile &acc);
+  /// acc *= alphas (one per row of the thread), unless all are 1.
+  void rescale(AccTile &acc, ArrayRef<Value> alphas);
   PackedA packProbs(const AccTile &p);
   void emitPV(const PackedA &p, AccTile &acc, Value col0Unused);
+  /// Per-lane shared byte offsets of the first Q, K and V fragments.
+  struct LaneBases {
+    Value q, k, v;
+  };
+  LaneBases laneBases();
+  /// Shared byte offset of one ldmatrix operand (see Fragments.cpp).
+  Value fragmentOffset(Value laneBase, int64_t chunkDelta, int64_t imm,
+                       Value stage);
   LogicalResult emitLoop(scf::ForOp loop);
   void unflatten(ValueRange values, RowState &m, RowState &l, AccTile &acc);
   LogicalResult emitStores(FinalizeOp fin, ArrayRef<StoreOp> stores);
@@ -115,7 +128,29 @@ private:
   // the next block and the end of the visible block range.
   LoadOp prefetchK;
   Value kvUpper;
+  // Multi-stage K/V buffers (stages > 1): the V load repeated for every
+  // block (with prefetchK), and the byte offsets of the current block's K
+  // and V buffers relative to the first ones (null with one stage).
+  LoadOp firstV;
+  /// Pointer to the (batch, head) plane `load` reads (cached for K and V).
+  FailureOr<Value> planeBase(LoadOp load, Role role);
+  std::array<Value, NumRoles> planeBases{};
+  /// The copy plan of `role`'s tensor for `load`'s (batch, head).
+  FailureOr<WarpMMA::CopyPlan> planCopy(LoadOp load, Role role);
+  /// Issues the copies of block j + stages - 1 (set per loop body; emitted
+  /// once, where takeIssueAhead() is first called).
+  std::function<LogicalResult()> issueAhead;
+  LogicalResult takeIssueAhead() {
+    if (!issueAhead)
+      return success();
+    auto fn = std::move(issueAhead);
+    issueAhead = nullptr;
+    return fn();
+  }
+  Value kStage, vStage;
   LogicalResult issueK(Value blockIndex);
+  /// K and V of block `blockIndex` into stage buffer `stage` (i32).
+  LogicalResult issueBlock(Value blockIndex, Value stage);
   bool findPrefetchable(ArrayRef<scf::ForOp> loops);
 };
 

@@ -29,6 +29,8 @@ FailureOr<ProgramInfo> sm80::analyzeProgram(ProgramOp program,
   info.blockM = info.config.getBlockM();
   info.blockN = info.config.getBlockN();
   info.warps = info.config.getWarps();
+  info.stages = info.config.getStages();
+  info.lazyRescale = info.config.getLazyRescale();
 
   // Roles of the buffers, from how they are used.
   bool bad = false;

@@ -23,6 +23,12 @@ struct ProgramInfo {
   ProgramOp program;
   TileConfigAttr config;
   int64_t blockM = 0, blockN = 0, warps = 0, d = 0, dv = 0;
+  /// K/V blocks in flight: 1 is one K and one V buffer (K of the next block
+  /// copied behind the scores); s > 1 is s K/V buffer pairs with blocks
+  /// j + 1 .. j + s - 1 in flight while block j is computed.
+  int64_t stages = 1;
+  /// Skip the accumulator rescale of blocks with no new row max (per warp).
+  bool lazyRescale = false;
   /// 16-row m-tiles per warp: each K/V fragment feeds this many mma.sync.
   int64_t mTiles = 1;
   Type elt;
@@ -30,7 +36,12 @@ struct ProgramInfo {
   double scaleLog2e = 0;
   bool hasLse = false;
   std::array<Value, NumRoles> buffers{};
-  int64_t smemBytes() const { return 2 * (blockM * d + blockN * d + blockN * dv); }
+  /// Shared memory: Q, then `stages` K buffers, then `stages` V buffers.
+  int64_t kBytes() const { return 2 * blockN * d; }
+  int64_t vBytes() const { return 2 * blockN * dv; }
+  int64_t kOffset() const { return 2 * blockM * d; }
+  int64_t vOffset() const { return kOffset() + stages * kBytes(); }
+  int64_t smemBytes() const { return vOffset() + stages * vBytes(); }
 };
 
 /// Whether `op` is the Q K^T product (an attn.dot with transpose_b).

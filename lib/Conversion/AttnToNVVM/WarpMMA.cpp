@@ -46,38 +46,88 @@ static Value gep(ImplicitLocOpBuilder &b, Value base, Type elem,
                              ArrayRef<LLVM::GEPArg>{offset});
 }
 
-void WarpMMA::copyTileAsync(Value base, Value rowStride, Value row0,
-                            Value numRows, int64_t rows, int64_t cols,
-                            int64_t smemOffset) {
+WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
+                                    int64_t cols) {
+  // Thread t copies chunk t % C of rows t / C + P * i (C = 16-byte chunks
+  // per row, P = threads / C rows per pass). Every pass moves the same
+  // column, so a thread's copies of every tile of a tensor share one
+  // global pointer, one row stride and one shared offset with constant
+  // increments: planned once, outside the K/V loops, so that all loops use
+  // the same few registers.
+  CopyPlan plan;
+  plan.cols = cols;
   int64_t chunksPerRow = cols / 8;
-  int64_t chunks = rows * chunksPerRow;
-  for (int64_t first = 0; first < chunks; first += threads) {
-    Value idx = arith::AddIOp::create(b, tid, i32(first));
-    // A CTA may have more threads than this tile has chunks left.
-    Value inTile = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, idx,
-                                         i32(chunks));
-    Value r = arith::DivUIOp::create(b, idx, i32(chunksPerRow));
-    Value c = arith::MulIOp::create(
-        b, arith::RemUIOp::create(b, idx, i32(chunksPerRow)), i32(8));
-    Value globalRow = arith::AddIOp::create(b, row0, r);
-    Value valid = arith::AndIOp::create(
-        b, inTile,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, globalRow,
-                              numRows));
-    // Out-of-range rows read nothing (src-size 0 zero-fills) from a safe
-    // address: the tile's base.
-    Value srcRow = arith::SelectOp::create(b, valid, globalRow, i32(0));
-    Value srcCol = arith::SelectOp::create(b, valid, c, i32(0));
-    Value offset = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(
-            b, arith::ExtSIOp::create(b, b.getI64Type(), srcRow), rowStride),
-        arith::ExtSIOp::create(b, b.getI64Type(), srcCol));
-    Value src = gep(b, base, elt, offset);
-    Value inTileRow = arith::SelectOp::create(b, inTile, r, i32(0));
-    Value dstOffset = arith::AddIOp::create(
-        b, i32(smemOffset), swizzled(inTileRow, c, cols));
-    Value dst = gep(b, smemBase, b.getI8Type(), dstOffset);
+  plan.rowInTile = arith::DivUIOp::create(b, tid, i32(chunksPerRow));
+  plan.chunk = arith::RemUIOp::create(b, tid, i32(chunksPerRow));
+  Value col = arith::MulIOp::create(b, plan.chunk, i32(8));
+  plan.chunkBase =
+      gep(b, base, elt, arith::ExtSIOp::create(b, b.getI64Type(), col));
+  // Row offsets as one 32 x 32 -> 64-bit multiply (mul.wide.s32): the row
+  // stride lives in one register, not two. The runtime refuses row strides
+  // of 2^31 elements or more (docs/gpu-kernels.md).
+  plan.stride32 = arith::TruncIOp::create(b, b.getI32Type(), rowStride);
+  plan.dst0 = swizzled(plan.rowInTile, col, cols);
+  return plan;
+}
+
+void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
+                            int64_t rows, int64_t smemOffset,
+                            Value dynamicSmemOffset) {
+  int64_t cols = plan.cols;
+  int64_t chunksPerRow = cols / 8;
+  int64_t rowsPerPass = threads / chunksPerRow;
+  int64_t passes = (rows + rowsPerPass - 1) / rowsPerPass;
+  Value rowInTile = plan.rowInTile, chunk = plan.chunk;
+  // Rows past the end are zero-filled (src-size 0) from the last row, so
+  // that every address stays inside the tensor. numRows >= 1 whenever a
+  // tile is copied (a block is only copied if it holds a visible key, a Q
+  // tile only by a program that has a row).
+  Value lastRow = arith::SubIOp::create(b, numRows, i32(1));
+  Value firstRow = arith::AddIOp::create(b, row0, rowInTile);
+  auto wide = [&](Value v) {
+    return arith::ExtSIOp::create(b, b.getI64Type(), v);
+  };
+  auto rowOffset = [&](Value row) -> Value {
+    return arith::MulIOp::create(b, wide(row), wide(plan.stride32));
+  };
+  Value chunkBase = plan.chunkBase;
+  // Rows rowInTile + P i share row % 8 when P is a multiple of 8; with P = 4
+  // (256-wide rows, 4 warps) every other pass flips bit 2 of row % 8, i.e.
+  // bit 2 of the swizzled chunk.
+  Value dst0 = plan.dst0;
+  if (dynamicSmemOffset)
+    dst0 = arith::AddIOp::create(b, dst0, dynamicSmemOffset);
+  for (int64_t i = 0; i < passes; ++i) {
+    Value row = arith::AddIOp::create(b, firstRow, i32(rowsPerPass * i));
+    Value valid =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sle, row, lastRow);
+    Value src = gep(b, chunkBase, elt,
+                    rowOffset(arith::MinSIOp::create(b, row, lastRow)));
+    int64_t rowBytes = rowsPerPass * i * cols * 2;
+    Value dstOffset = dst0;
+    if (rowsPerPass % 8 == 4 && i % 2 == 1) {
+      dstOffset = arith::XOrIOp::create(b, dstOffset, i32(4 * 16));
+    } else if (rowsPerPass % 4 != 0 && i > 0) {
+      // Small CTAs (under 4 rows per pass): swizzle each pass's row.
+      dstOffset = swizzled(
+          arith::AddIOp::create(b, rowInTile, i32(rowsPerPass * i)),
+          arith::MulIOp::create(b, chunk, i32(8)), cols);
+      if (dynamicSmemOffset)
+        dstOffset = arith::AddIOp::create(b, dstOffset, dynamicSmemOffset);
+      rowBytes = 0;
+    }
+    Value dst = gep(b, smemBase, b.getI8Type(),
+                    arith::AddIOp::create(b, dstOffset,
+                                          i32(smemOffset + rowBytes)));
+    if (rowsPerPass * (i + 1) > rows) {
+      // A last, partial pass: threads past the tile copy nothing.
+      Value inTile = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                           rowInTile,
+                                           i32(rows - rowsPerPass * i));
+      valid = arith::AndIOp::create(b, valid, inTile);
+      dst = arith::SelectOp::create(
+          b, inTile, dst, gep(b, smemBase, b.getI8Type(), i32(smemOffset)));
+    }
     Value bytes = arith::SelectOp::create(b, valid, i32(16), i32(0));
     NVVM::CpAsyncOp::create(b, dst, src, 16, NVVM::LoadCacheModifierKind::CG,
                             bytes);

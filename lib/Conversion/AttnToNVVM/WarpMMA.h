@@ -44,13 +44,28 @@ public:
   /// multiple of 8; `cols` a multiple of 64.
   Value swizzled(Value row, Value col, int64_t cols);
 
+  /// What every copy of one tensor's tiles by this thread shares (see
+  /// planCopy): built once, outside the loops that copy.
+  struct CopyPlan {
+    Value chunkBase;  // this thread's column of row 0 (global pointer)
+    Value stride32;   // row stride, elements (i32)
+    Value rowInTile;  // first row this thread copies (i32)
+    Value chunk;      // 16-byte chunk of the row this thread copies (i32)
+    Value dst0;       // swizzled shared offset of that chunk (i32)
+    int64_t cols = 0;
+  };
+  /// Plans the copies of [*, cols] tiles of the (batch, head) plane at
+  /// `base` (a global pointer) with row stride `rowStride` (elements, i64).
+  CopyPlan planCopy(Value base, Value rowStride, int64_t cols);
   /// Issues cp.async copies of a [rows, cols] tile whose row r is global
-  /// row `row0 + r` at `base + (row0 + r) * rowStride` (elements, i64) into
-  /// shared memory at `smemOffset`, swizzled; rows at or past `numRows` are
-  /// zero-filled. All threads take part.
-  void copyTileAsync(Value base, Value rowStride, Value row0, Value numRows,
-                     int64_t rows, int64_t cols, int64_t smemOffset);
-
+  /// row `row0 + r` of the planned plane into shared memory at
+  /// `smemOffset`, swizzled; rows at or past `numRows` are zero-filled. All
+  /// threads take part. `dynamicSmemOffset` (i32, may be null) is added to
+  /// `smemOffset`: the stage buffer of a multi-stage copy; it must be a
+  /// multiple of 128 so that it leaves the swizzle bits alone.
+  void copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
+                     int64_t rows, int64_t smemOffset,
+                     Value dynamicSmemOffset = Value());
   /// ldmatrix.x4 (optionally .trans) at the given shared byte offset of
   /// this lane's row; four packed 2 x 16-bit registers.
   std::array<Value, 4> ldmatrixX4(Value byteOffset, bool transpose);

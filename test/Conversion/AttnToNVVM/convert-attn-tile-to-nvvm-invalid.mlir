@@ -35,6 +35,17 @@ func.func @shared_memory(%q: memref<1x1x64x256xf16>, %o: memref<1x1x64x256xf16>)
   // expected-error @+1 {{tiles need 196608 bytes of shared memory, over the target's 166912}}
   attn.attention ins(%q, %q, %q : memref<1x1x64x256xf16>, memref<1x1x64x256xf16>, memref<1x1x64x256xf16>)
                  outs(%o : memref<1x1x64x256xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>}
+                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 1>}
+  return
+}
+
+// -----
+
+// Every stage holds one K and one V block: 64 x 256 Q + 3 x (2 x 64 x 256).
+func.func @shared_memory_stages(%q: memref<1x1x64x256xf16>, %o: memref<1x1x64x256xf16>) {
+  // expected-error @+1 {{tiles need 229376 bytes of shared memory, over the target's 166912}}
+  attn.attention ins(%q, %q, %q : memref<1x1x64x256xf16>, memref<1x1x64x256xf16>, memref<1x1x64x256xf16>)
+                 outs(%o : memref<1x1x64x256xf16>)
+                 {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 3>}
   return
 }

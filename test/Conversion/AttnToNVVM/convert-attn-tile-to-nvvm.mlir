@@ -1,16 +1,17 @@
 // RUN: attn-opt %s --attn-default-config --attn-tile --attn-split-kv-loop --cse \
 // RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
 
-// A causal f16 program becomes one kernel; the host function is gone (the
-// runtime launches the kernel from its attn.launch metadata).
+// A causal f16 program with one K/V stage becomes one kernel; the host
+// function is gone (the runtime launches the kernel from its attn.launch
+// metadata). Several stages: convert-attn-tile-to-nvvm-stages.mlir.
 
 // CHECK-NOT: func.func
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK: llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @causal(%{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: i64
 // CHECK-SAME: kernel
-// CHECK-SAME: attn.launch = {block_m = 128 : i64, block_n = 64 : i64, element_type = f16, has_lse = true, head_dim = 64 : i64, mask = #attn.mask<causal, top_left>
-// CHECK-SAME: shared_bytes = 32768 : i64, stages = 2 : i64, threads = 128 : i64, value_head_dim = 64 : i64, warps = 4 : i64}
+// CHECK-SAME: attn.launch = {block_m = 128 : i64, block_n = 64 : i64, element_type = f16, has_lse = true, head_dim = 64 : i64, lazy_rescale = false, mask = #attn.mask<causal, top_left>
+// CHECK-SAME: shared_bytes = 32768 : i64, stages = 1 : i64, threads = 128 : i64, value_head_dim = 64 : i64, warps = 4 : i64}
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: %[[SMEM:.+]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
 // The Q block: cp.async of 16-byte chunks, zero-filled past Nq.
@@ -62,6 +63,7 @@ func.func @causal(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                   %lse: memref<?x?x?xf32>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o, %lse : memref<?x?x?x64xf16>, memref<?x?x?xf32>)
-                 {mask = #attn.mask<causal, top_left>}
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 1>,
+                  mask = #attn.mask<causal, top_left>}
   return
 }

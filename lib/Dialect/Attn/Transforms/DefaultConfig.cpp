@@ -18,23 +18,27 @@ TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
                                                 int64_t headDim,
                                                 int64_t valueHeadDim,
                                                 MaskKind mask) {
-  // Chosen on the H200 (docs/perf-log.md): 4 warps, and as many query rows
-  // per warp (two 16-row m-tiles, so that each K/V fragment feeds two
-  // mma.sync) as fit in 255 registers without spilling. The accumulator
-  // grows with Dv and the scores with block_n; masked kernels need a few
-  // more registers for the per-element tests.
+  // Measured on the H200 (docs/perf-log.md), among configurations that
+  // ptxas assembles without spills for sm_80 and sm_90a (checked in CI by
+  // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
+  // each (block_m = 128, every K/V fragment feeds two mma.sync) where the
+  // accumulator and scores fit in 255 registers, otherwise one.
   int64_t d = std::max(headDim, valueHeadDim);
-  auto get = [&](int64_t blockM, int64_t blockN) {
-    return TileConfigAttr::get(ctx, blockM, blockN, /*warps=*/4,
-                               /*stages=*/2);
+  auto get = [&](int64_t blockM, int64_t blockN, int64_t stages,
+                 bool lazyRescale) {
+    return TileConfigAttr::get(ctx, blockM, blockN, /*warps=*/4, stages,
+                               lazyRescale);
   };
   if (ShapedType::isDynamic(headDim) || ShapedType::isDynamic(valueHeadDim))
-    return get(64, 64); // attn-tile refuses dynamic head dims anyway
+    return get(64, 64, 2, false); // attn-tile refuses dynamic head dims anyway
   if (d <= 64)
-    return get(128, 64);
+    return get(128, 64, 2, false);
   if (d <= 128)
-    return mask == MaskKind::None ? get(128, 32) : get(64, 64);
-  return get(64, 32);
+    // 128 x 64 with a mask spills 4-20 bytes (one more live row bound);
+    // masked kernels take 32-key blocks.
+    return mask == MaskKind::None ? get(128, 64, 2, true)
+                                  : get(128, 32, 2, true);
+  return get(64, 64, 1, false);
 }
 
 namespace {

@@ -85,19 +85,35 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
   let description = [{
     `block_m` query rows and `block_n` key rows per tile, `warps` per
     program (GPU targets), and `stages` of K/V blocks in flight (GPU
-    targets). The `attn-default-config` pass fills it in from a heuristic
-    when an `attn.attention` op carries none; autotuning passes write it too.
+    targets: 1 is one K and one V buffer with the next K copied behind the
+    scores; s > 1 is s buffer pairs, blocks j + 1 .. j + s - 1 in flight
+    while block j is computed). `lazy_rescale` (GPU targets, default false)
+    skips the rescaling of the output accumulator for a block in which no
+    row of a warp has a new maximum (exact: the factor is then 1); it trades
+    the multiplies for a warp vote and a branch, which also changes how
+    ptxas schedules the block. The `attn-default-config` pass fills the
+    attribute in from measured defaults when an `attn.attention` op carries
+    none; autotuning passes write it too. None of these change the result.
 
     ```mlir
     #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+    #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
     ```
   }];
   let parameters = (ins
     "int64_t":$block_m,
     "int64_t":$block_n,
     "int64_t":$warps,
-    "int64_t":$stages
+    "int64_t":$stages,
+    DefaultValuedParameter<"bool", "false">:$lazy_rescale
   );
+  let builders = [
+    AttrBuilder<(ins "int64_t":$block_m, "int64_t":$block_n,
+                     "int64_t":$warps, "int64_t":$stages), [{
+      return $_get($_ctxt, block_m, block_n, warps, stages,
+                   /*lazy_rescale=*/false);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
