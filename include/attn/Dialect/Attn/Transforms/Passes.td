@@ -10,18 +10,19 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
   let description = [{
     Leaves ops that already carry a `config` alone (a user's or an
     autotuner's choice wins). The heuristic was measured on the H200
-    (docs/perf-log.md): 4 warps, 2 stages, and with `Dmax = max(D, Dv)`:
-    `128 x 64` blocks for `Dmax <= 64`; `128 x 32` for `Dmax <= 128`
-    without a mask and `64 x 64` with one; `64 x 32` above. `block_m = 128`
-    gives each warp two 16-row m-tiles; every choice assembles without
-    register spills on sm_80 and sm_90a.
+    (docs/perf-log.md) among configurations that ptxas assembles without
+    register spills for sm_80 and sm_90a: 4 warps, and with
+    `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for `Dmax <= 64`;
+    for `Dmax <= 128`, 2 stages with `lazy_rescale` and `128 x 64` blocks
+    without a mask, `128 x 32` with one; `64 x 64` and 1 stage above.
+    `block_m = 128` gives each warp two 16-row m-tiles.
 
     ```mlir
     // Before: causal, D = Dv = 128
     attn.attention ins(...) outs(...) {mask = #attn.mask<causal, top_left>}
     // After
     attn.attention ins(...) outs(...)
-      {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+      {config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2, lazy_rescale = true>,
        mask = #attn.mask<causal, top_left>}
     ```
   }];
