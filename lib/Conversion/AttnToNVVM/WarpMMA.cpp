@@ -50,10 +50,10 @@ WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
                                     int64_t cols) {
   // Thread t copies chunk t % C of rows t / C + P * i (C = 16-byte chunks
   // per row, P = threads / C rows per pass). Every pass moves the same
-  // column, so a thread's copies of every tile of a tensor share one
-  // global pointer, one row stride and one shared offset with constant
-  // increments: planned once, outside the K/V loops, so that all loops use
-  // the same few registers.
+  // column, so a thread's copies of a tile need one global pointer, one row
+  // stride and one shared offset with constant increments. (Built per copy:
+  // LLVM hoists each loop's share; one plan for all loops stayed live across
+  // the unmasked loop and cost spills, docs/perf-log.md.)
   CopyPlan plan;
   plan.cols = cols;
   int64_t chunksPerRow = cols / 8;
@@ -62,9 +62,9 @@ WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
   Value col = arith::MulIOp::create(b, plan.chunk, i32(8));
   plan.chunkBase =
       gep(b, base, elt, arith::ExtSIOp::create(b, b.getI64Type(), col));
-  // Row offsets as one 32 x 32 -> 64-bit multiply (mul.wide.s32): the row
-  // stride lives in one register, not two. The runtime refuses row strides
-  // of 2^31 elements or more (docs/gpu-kernels.md).
+  // The row stride is kept in 32 bits (one register across the loops, not
+  // two). The runtime refuses row strides of 2^31 elements or more
+  // (docs/gpu-kernels.md).
   plan.stride32 = arith::TruncIOp::create(b, b.getI32Type(), rowStride);
   plan.dst0 = swizzled(plan.rowInTile, col, cols);
   return plan;
@@ -78,8 +78,8 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
   int64_t rowsPerPass = threads / chunksPerRow;
   int64_t passes = (rows + rowsPerPass - 1) / rowsPerPass;
   Value rowInTile = plan.rowInTile, chunk = plan.chunk;
-  // Rows past the end are zero-filled (src-size 0) from the last row, so
-  // that every address stays inside the tensor. numRows >= 1 whenever a
+  // Rows past the end are zero-filled (src-size 0) from row 0 of the plane,
+  // so that every address stays inside the tensor. numRows >= 1 whenever a
   // tile is copied (a block is only copied if it holds a visible key, a Q
   // tile only by a program that has a row).
   Value lastRow = arith::SubIOp::create(b, numRows, i32(1));
@@ -97,12 +97,20 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
   Value dst0 = plan.dst0;
   if (dynamicSmemOffset)
     dst0 = arith::AddIOp::create(b, dst0, dynamicSmemOffset);
+  // The first row's address, then P rows further per pass (one 64-bit add;
+  // recomputing row x stride per pass cost 4-6% at D = 256, whose tiles
+  // take 16 passes: docs/perf-log.md); a pass whose row is past the end
+  // reads (nothing) from row 0 instead.
+  Value first = gep(b, chunkBase, elt, rowOffset(firstRow));
+  Value passStride = arith::MulIOp::create(
+      b, wide(plan.stride32), arith::ConstantIntOp::create(b, rowsPerPass, 64));
   for (int64_t i = 0; i < passes; ++i) {
     Value row = arith::AddIOp::create(b, firstRow, i32(rowsPerPass * i));
     Value valid =
         arith::CmpIOp::create(b, arith::CmpIPredicate::sle, row, lastRow);
-    Value src = gep(b, chunkBase, elt,
-                    rowOffset(arith::MinSIOp::create(b, row, lastRow)));
+    if (i > 0)
+      first = gep(b, first, elt, passStride);
+    Value src = arith::SelectOp::create(b, valid, first, chunkBase);
     int64_t rowBytes = rowsPerPass * i * cols * 2;
     Value dstOffset = dst0;
     if (rowsPerPass % 8 == 4 && i % 2 == 1) {
