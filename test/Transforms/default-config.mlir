@@ -1,8 +1,8 @@
 // RUN: attn-opt %s --attn-default-config | FileCheck %s
 
 // The heuristic (measured on the H200, docs/perf-log.md): 4 warps; with
-// Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages with
-// lazy rescaling and 128 x 64 blocks without a mask, 128 x 32 with one;
+// Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages and
+// 128 x 64 blocks with lazy rescaling without a mask, 128 x 32 with one;
 // 64 x 64, 1 stage above. An existing configuration is kept.
 
 // CHECK-LABEL: func.func @fills_config
@@ -69,7 +69,7 @@ func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
 // D = 128 with a mask: 128 x 32 (128 x 64 spills registers when masked).
 // CHECK-LABEL: func.func @head_dim_128_masked
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2, lazy_rescale = true>
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>
 func.func @head_dim_128_masked(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<window, top_left, left = 8, right = 8>}

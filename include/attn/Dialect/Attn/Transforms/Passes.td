@@ -13,7 +13,7 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     (docs/perf-log.md) among configurations that ptxas assembles without
     register spills for sm_80 and sm_90a: 4 warps, and with
     `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for `Dmax <= 64`;
-    for `Dmax <= 128`, 2 stages with `lazy_rescale` and `128 x 64` blocks
+    for `Dmax <= 128`, 2 stages and `128 x 64` blocks with `lazy_rescale`
     without a mask, `128 x 32` with one; `64 x 64` and 1 stage above.
     `block_m = 128` gives each warp two 16-row m-tiles.
 
@@ -22,7 +22,7 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     attn.attention ins(...) outs(...) {mask = #attn.mask<causal, top_left>}
     // After
     attn.attention ins(...) outs(...)
-      {config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2, lazy_rescale = true>,
+      {config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>,
        mask = #attn.mask<causal, top_left>}
     ```
   }];
