@@ -423,13 +423,6 @@ bool Validator::checkAccess(int role, const attn_tensor &t, int64_t elemSize,
                   " with these strides addresses beyond 2^63 bytes");
     if (i == rank - 1 || t.shape[i] <= 1)
       continue; // a dim of extent 1 never moves by its stride
-    // Kernels form row offsets as 32 x 32 -> 64-bit products (one register
-    // for the stride across the K/V loop).
-    if (!isLse && i == rank - 2 && t.strides[i] > INT32_MAX)
-      return fail(std::string(name) + ": row stride " +
-                  std::to_string(t.strides[i]) +
-                  " elements is over 2^31 - 1 (kernels compute row offsets "
-                  "with 32-bit strides)");
     if (isOutput && t.strides[i] == 0)
       return fail(std::string(name) + ": " + dimName[i] +
                   " stride 0 on a dim of extent " +

@@ -2,8 +2,9 @@
 
 // The heuristic (measured on the H200, docs/perf-log.md): 4 warps; with
 // Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages and
-// 128 x 64 blocks with lazy rescaling without a mask, 128 x 32 with one;
-// 64 x 64, 1 stage above. An existing configuration is kept.
+// 128 x 64 blocks with lazy rescaling without a mask or with a bottom-right
+// causal one, 128 x 32 with other masks; 64 x 64, 1 stage above. An
+// existing configuration is kept.
 
 // CHECK-LABEL: func.func @fills_config
 // CHECK: attn.attention
@@ -73,5 +74,26 @@ func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
 func.func @head_dim_128_masked(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<window, top_left, left = 8, right = 8>}
+  return
+}
+
+// D = 128 with a bottom-right causal mask: the unmasked tile (it assembles
+// without spills under that mask, unlike under the others).
+// CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
+func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, bottom_right>}
+  return
+}
+
+// D = 128, causal top-left: 128 x 32.
+// CHECK-LABEL: func.func @head_dim_128_causal_top_left
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>
+func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }

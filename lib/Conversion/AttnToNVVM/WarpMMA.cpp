@@ -62,10 +62,11 @@ WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
   Value col = arith::MulIOp::create(b, plan.chunk, i32(8));
   plan.chunkBase =
       gep(b, base, elt, arith::ExtSIOp::create(b, b.getI64Type(), col));
-  // The row stride is kept in 32 bits (one register across the loops, not
-  // two). The runtime refuses row strides of 2^31 elements or more
-  // (docs/gpu-kernels.md).
-  plan.stride32 = arith::TruncIOp::create(b, b.getI32Type(), rowStride);
+  // The row stride stays the 64-bit kernel parameter. (A 32-bit copy, for
+  // one register instead of two, came back as a 64-bit sign extension that
+  // LLVM kept live across the unmasked loop; the masked D = 128 kernels
+  // spilled more with it, docs/perf-log.md.)
+  plan.stride = rowStride;
   plan.dst0 = swizzled(plan.rowInTile, col, cols);
   return plan;
 }
@@ -88,7 +89,7 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
     return arith::ExtSIOp::create(b, b.getI64Type(), v);
   };
   auto rowOffset = [&](Value row) -> Value {
-    return arith::MulIOp::create(b, wide(row), wide(plan.stride32));
+    return arith::MulIOp::create(b, wide(row), plan.stride);
   };
   Value chunkBase = plan.chunkBase;
   // Rows rowInTile + P i share row % 8 when P is a multiple of 8; with P = 4
@@ -103,7 +104,7 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
   // reads (nothing) from row 0 instead.
   Value first = gep(b, chunkBase, elt, rowOffset(firstRow));
   Value passStride = arith::MulIOp::create(
-      b, wide(plan.stride32), arith::ConstantIntOp::create(b, rowsPerPass, 64));
+      b, plan.stride, arith::ConstantIntOp::create(b, rowsPerPass, 64));
   for (int64_t i = 0; i < passes; ++i) {
     Value row = arith::AddIOp::create(b, firstRow, i32(rowsPerPass * i));
     Value valid =

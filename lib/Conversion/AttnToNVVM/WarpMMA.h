@@ -48,7 +48,7 @@ public:
   /// planCopy): built once, outside the loops that copy.
   struct CopyPlan {
     Value chunkBase;  // this thread's column of row 0 (global pointer)
-    Value stride32;   // row stride, elements (i32)
+    Value stride;     // row stride, elements (i64)
     Value rowInTile;  // first row this thread copies (i32)
     Value chunk;      // 16-byte chunk of the row this thread copies (i32)
     Value dst0;       // swizzled shared offset of that chunk (i32)

@@ -16,9 +16,9 @@ namespace attn {
 #include "attn/Dialect/Attn/Transforms/Passes.h.inc"
 
 /// The tile configuration the heuristic picks for an op with these head
-/// dims and mask kind.
+/// dims and mask.
 TileConfigAttr getDefaultTileConfig(MLIRContext *ctx, int64_t headDim,
-                                    int64_t valueHeadDim, MaskKind mask);
+                                    int64_t valueHeadDim, MaskAttr mask);
 
 /// Patterns that rewrite attn.online_softmax and attn.finalize into
 /// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.

@@ -14,7 +14,8 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     register spills for sm_80 and sm_90a: 4 warps, and with
     `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for `Dmax <= 64`;
     for `Dmax <= 128`, 2 stages and `128 x 64` blocks with `lazy_rescale`
-    without a mask, `128 x 32` with one; `64 x 64` and 1 stage above.
+    without a mask or with a bottom-right causal one, `128 x 32` with other
+    masks; `64 x 64` and 1 stage above.
     `block_m = 128` gives each warp two 16-row m-tiles.
 
     ```mlir
