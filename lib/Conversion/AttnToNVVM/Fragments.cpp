@@ -135,10 +135,11 @@ void KernelEmitter::emitMask(MaskOp op, AccTile &s, Value row0, Value col0) {
   bool bounded = mask.getKind() != MaskKind::None;
   Value y;
   if (bounded) {
-    Value diag = arith::AddIOp::create(b, toI32(row0), rowOf(0, 0));
-    if (mask.getAlignment() == MaskAlignment::BottomRight)
-      diag = arith::AddIOp::create(
-          b, toI32(nk), arith::SubIOp::create(b, diag, toI32(nq)));
+    // In (-Nq, Nk) for a row below Nq, so i32 holds it.
+    Value diag = buildDiagonal(
+        b, b.getLoc(), mask,
+        arith::AddIOp::create(b, toI32(row0), rowOf(0, 0)), toI32(nq),
+        toI32(nk));
     y = arith::SubIOp::create(b, diag, col);
   }
   // Bound base + y clamped to [-1, bn] (base a compile-time constant).

@@ -183,17 +183,13 @@ bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
 LogicalResult KernelEmitter::issueBlock(Value blockIndex, Value stage) {
   Value row0 = arith::MulIOp::create(
       b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
+  if (!stage) // one stage: the K prefetch into the single K buffer
+    return emitLoad(prefetchK, info.kOffset(), K, row0);
   Value kOff = arith::MulIOp::create(b, stage, mma.i32(info.kBytes()));
   Value vOff = arith::MulIOp::create(b, stage, mma.i32(info.vBytes()));
   if (failed(emitLoad(prefetchK, info.kOffset(), K, row0, kOff)))
     return failure();
   return emitLoad(firstV, info.vOffset(), V, row0, vOff);
-}
-
-LogicalResult KernelEmitter::issueK(Value blockIndex) {
-  Value row0 = arith::MulIOp::create(
-      b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
-  return emitLoad(prefetchK, info.kOffset(), K, row0);
 }
 
 /// The inverse of flatten().
@@ -364,7 +360,7 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
           {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPointToStart(ifOp.thenBlock());
-            if (failed(issueK(next)))
+            if (failed(issueBlock(next, Value())))
               return failure();
           }
           // One group per block whether or not it holds a copy, so that
@@ -570,9 +566,10 @@ LogicalResult KernelEmitter::emit() {
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
-          Value stage = arith::RemUIOp::create(b, toI32(blk),
-                                               mma.i32(info.stages));
-          if (failed(info.stages > 1 ? issueBlock(blk, stage) : issueK(blk)))
+          Value stage;
+          if (info.stages > 1)
+            stage = arith::RemUIOp::create(b, toI32(blk), mma.i32(info.stages));
+          if (failed(issueBlock(blk, stage)))
             return failure();
         }
         NVVM::CpAsyncCommitGroupOp::create(b);

@@ -148,8 +148,8 @@ private:
     return fn();
   }
   Value kStage, vStage;
-  LogicalResult issueK(Value blockIndex);
-  /// K and V of block `blockIndex` into stage buffer `stage` (i32).
+  /// K and V of block `blockIndex` into stage buffer `stage` (i32); with a
+  /// null stage (one stage), only K, into the single K buffer.
   LogicalResult issueBlock(Value blockIndex, Value stage);
   bool findPrefetchable(ArrayRef<scf::ForOp> loops);
 };

@@ -51,25 +51,11 @@ Value mlir::attn::buildIsVisible(OpBuilder &builder, Location loc,
   return visible;
 }
 
-std::pair<Value, Value> mlir::attn::buildVisibleKeys(OpBuilder &builder,
-                                                    Location loc, MaskAttr mask,
-                                                    Value row, Value numQueries,
-                                                    Value numKeys) {
+Value mlir::attn::buildDiagonal(OpBuilder &builder, Location loc,
+                                MaskAttr mask, Value row, Value numQueries,
+                                Value numKeys) {
   ImplicitLocOpBuilder b(loc, builder);
-  Value diag = diagonal(b, mask, row, numQueries, numKeys);
-  Value lower =
-      mask.isLeftUnbounded()
-          ? Value(arith::ConstantIndexOp::create(b, 0))
-          : Value(arith::SubIOp::create(
-                b, diag, arith::ConstantIndexOp::create(b, mask.getLeft())));
-  Value upper = numKeys;
-  if (!mask.isRightUnbounded())
-    upper = arith::MinSIOp::create(
-        b, numKeys,
-        arith::AddIOp::create(
-            b, diag,
-            arith::ConstantIndexOp::create(b, mask.getRightExtent() + 1)));
-  return {lower, upper};
+  return diagonal(b, mask, row, numQueries, numKeys);
 }
 
 std::pair<Value, Value>

@@ -21,14 +21,12 @@ namespace attn {
 Value buildIsVisible(OpBuilder &b, Location loc, MaskAttr mask, Value row,
                      Value col, Value numQueries, Value numKeys);
 
-/// The keys query `row` sees form one interval: returns its half-open
-/// bounds [lower, upper) (index values; lower may be negative, upper is at
-/// most numKeys). A key `col` in [0, numKeys) is visible iff
-/// lower <= col < upper. Cheaper per element than buildIsVisible when many
-/// keys of one row are tested.
-std::pair<Value, Value> buildVisibleKeys(OpBuilder &b, Location loc,
-                                         MaskAttr mask, Value row,
-                                         Value numQueries, Value numKeys);
+/// The key on query `row`'s diagonal: `row`, plus `numKeys - numQueries`
+/// for bottom-right alignment. A key `col` is visible iff
+/// -left <= col - diag <= right (and col < numKeys). Operands are integers
+/// of one type (index here, i32 in GPU kernels).
+Value buildDiagonal(OpBuilder &b, Location loc, MaskAttr mask, Value row,
+                    Value numQueries, Value numKeys);
 
 /// Whether `offset` is `blockIndex * blockSize` (an arith.muli by that
 /// constant, in either operand order): the first key of K/V block
