@@ -33,19 +33,24 @@ static std::unique_ptr<Pass> createBufferizePass() {
 }
 
 /// Steps shared by every target: pick tile sizes, bufferize attn.attention
-/// on tensors, tile it, split masked K/V blocks from unmasked ones.
-static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop) {
-  pm.addPass(attn::createAttnDefaultConfig());
+/// on tensors, tile it, split masked K/V blocks from unmasked ones, visit
+/// them last to first where the configuration asks for it.
+static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
+                                     StringRef chip) {
+  attn::AttnDefaultConfigOptions config;
+  config.chip = chip.str();
+  pm.addPass(attn::createAttnDefaultConfig(config));
   pm.addPass(createBufferizePass());
   pm.addPass(attn::createAttnTile());
   if (splitKVLoop)
     pm.addPass(attn::createAttnSplitKVLoop());
+  pm.addPass(attn::createAttnReverseKVLoops());
 }
 
 void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,
                                          const CPUPipelineOptions &options) {
   // 1-2. High level to tile programs; decompose the softmax.
-  buildAttnToTilesPipeline(pm, options.splitKVLoop);
+  buildAttnToTilesPipeline(pm, options.splitKVLoop, /*chip=*/"");
   pm.addPass(createAttnDecomposeOnlineSoftmax());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -116,7 +121,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   useShortSharedPointers();
   // 1-2. High level to tile programs, as for the CPU.
-  buildAttnToTilesPipeline(pm, options.splitKVLoop);
+  buildAttnToTilesPipeline(pm, options.splitKVLoop, options.chip);
   pm.addPass(createCSEPass());
 
   // 3. Kernels in a gpu.module, for the chosen target.

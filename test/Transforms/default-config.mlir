@@ -1,9 +1,12 @@
-// RUN: attn-opt %s --attn-default-config | FileCheck %s
+// RUN: attn-opt %s --attn-default-config | FileCheck %s --check-prefixes=CHECK,SM90
+// RUN: attn-opt %s '--attn-default-config=chip=sm_90a' | FileCheck %s --check-prefixes=CHECK,SM90
+// RUN: attn-opt %s '--attn-default-config=chip=sm_80' | FileCheck %s --check-prefixes=CHECK,SM80
 
 // The heuristic (measured on the H200, docs/perf-log.md): 4 warps; with
 // Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages and
-// 128 x 64 blocks with lazy rescaling without a mask or with a bottom-right
-// causal one, 128 x 32 with other masks; 64 x 64, 1 stage above. An
+// 128 x 64 blocks with lazy rescaling, and under a mask the K/V order and
+// per-loop thread ids with which that kernel assembles without spills on
+// the chip (sm_90a unless told otherwise); 64 x 64, 1 stage above. An
 // existing configuration is kept.
 
 // CHECK-LABEL: func.func @fills_config
@@ -67,31 +70,34 @@ func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
   return
 }
 
-// D = 128 with a mask: 128 x 32 (128 x 64 spills registers when masked).
-// CHECK-LABEL: func.func @head_dim_128_masked
+// D = 128 with a window: 128 x 64, last block first, per-loop thread ids
+// (both chips).
+// CHECK-LABEL: func.func @head_dim_128_window
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>
-func.func @head_dim_128_masked(%q: memref<?x?x?x128xf16>) {
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<window, top_left, left = 8, right = 8>}
   return
 }
 
-// D = 128 with a bottom-right causal mask: the unmasked tile (it assembles
-// without spills under that mask, unlike under the others).
+// D = 128, bottom-right causal: first block first with per-loop thread ids
+// on sm_90a, last block first on sm_80.
 // CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, loop_local_ids = true>
+// SM80-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, bottom_right>}
   return
 }
 
-// D = 128, causal top-left: 128 x 32.
+// D = 128, top-left causal: last block first; per-loop thread ids on sm_90a.
 // CHECK-LABEL: func.func @head_dim_128_causal_top_left
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// SM80-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}

@@ -28,11 +28,14 @@
 // CHECK: attn.program (%[[M:[a-zA-Z0-9_]+]], %[[BH:[a-zA-Z0-9_]+]]) in (%[[GM]], %[[GBH]])
 // CHECK-SAME: attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>}
 //
-// Program ids to batch, query head, K/V head (h / (Hq / Hkv)) and first row.
+// Program ids to batch, query head, K/V head (h / (Hq / Hkv)) and first row;
+// under a causal mask query blocks go last (heaviest) first.
 // CHECK: %[[BI:.+]] = arith.divui %[[BH]], %[[HQ]] : index
 // CHECK: %[[H:.+]] = arith.remui %[[BH]], %[[HQ]] : index
 // CHECK: %[[KVH:.+]] = arith.divui %[[H]], %[[GROUP]] : index
-// CHECK: %[[ROW0:.+]] = arith.muli %[[M]], %[[C64]] : index
+// CHECK: %[[LASTM:.+]] = arith.subi %[[GM]], %[[C1]] : index
+// CHECK: %[[TM:.+]] = arith.subi %[[LASTM]], %[[M]] : index
+// CHECK: %[[ROW0:.+]] = arith.muli %[[TM]], %[[C64]] : index
 // CHECK: %[[QT:.+]] = attn.load %[[Q]][%[[BI]], %[[H]], %[[ROW0]], %[[C0]]] : memref<?x8x?x64xf16> -> tensor<64x64xf16>
 // CHECK-DAG: %[[M0:.+]] = arith.constant dense<0xFF800000> : tensor<64xf32>
 // CHECK-DAG: %[[L0:.+]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
@@ -78,8 +81,11 @@ func.func @gqa_f16(%q: memref<?x8x?x64xf16>, %k: memref<?x2x?x64xf16>, %v: memre
 // CHECK-SAME: %[[Q:[a-zA-Z0-9_]+]]: memref<1x4x10x16xf32>
 // CHECK-SAME: %[[O:[a-zA-Z0-9_]+]]: memref<1x4x10x16xf32>
 // CHECK-NOT: cf.assert
-// CHECK: attn.program
+// CHECK: attn.program (%[[MS:[a-zA-Z0-9_]+]],
 // CHECK-SAME: attributes {config = #attn.tile_config<block_m = 16, block_n = 16, warps = 1, stages = 1>}
+// Without a right bound every query block sees the same keys: ids in order.
+// CHECK-NOT: arith.subi
+// CHECK: arith.muli %[[MS]], %{{.+}} : index
 // CHECK: attn.load %[[Q]]{{.*}} -> tensor<16x16xf32>
 // CHECK: attn.kv_range visible
 // CHECK-SAME: {block_m = 16 : i64, block_n = 16 : i64, mask = #attn.mask<none>}

@@ -138,10 +138,44 @@ FailureOr<WarpMMA::CopyPlan> KernelEmitter::planCopy(LoadOp load, Role role) {
   return mma.planCopy(*base, strides[role][2], load.getType().getDimSize(1));
 }
 
+bool KernelEmitter::isBlockAt(Value offset, Value iv) {
+  if (isBlockStart(offset, iv, info.blockN))
+    return !reversedFrom;
+  auto mul = offset.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  for (Value blockIndex : {mul.getLhs(), mul.getRhs()}) {
+    auto sub = blockIndex.getDefiningOp<arith::SubIOp>();
+    if (!sub || sub.getRhs() != iv || !isBlockStart(offset, blockIndex,
+                                                    info.blockN))
+      continue;
+    // `last` is defined outside every loop of the chain.
+    Value last = sub.getLhs();
+    if (auto *def = last.getDefiningOp();
+        def && def->getParentOp() != info.program.getOperation())
+      return false;
+    if (reversedFrom && reversedFrom != last)
+      return false;
+    reversedFrom = last;
+    return true;
+  }
+  return false;
+}
+
+FailureOr<Value> KernelEmitter::blockAt(Value position) {
+  if (!reversedFrom)
+    return position;
+  FailureOr<Value> last = lookup(reversedFrom);
+  if (failed(last))
+    return failure();
+  return Value(arith::SubIOp::create(b, *last, position));
+}
+
 bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
-  // The loops must cover one contiguous block range, step 1, each loading
-  // the same K plane at row j * block_n.
+  // The loops must cover one contiguous range of positions, step 1, each
+  // loading the same K plane at the first key of the block of its position.
   LoadOp first;
+  reversedFrom = Value();
   for (size_t i = 0; i < loops.size(); ++i) {
     scf::ForOp loop = loops[i];
     if (!matchPattern(loop.getStep(), m_One()))
@@ -153,8 +187,11 @@ bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
       if (auto load = dyn_cast<LoadOp>(op))
         if (llvm::any_of(load->getUsers(), isTransposedDot))
           kLoad = load;
-    if (!kLoad || !isBlockStart(kLoad.getIndices()[2],
-                                loop.getInductionVar(), info.blockN))
+    bool forwardSoFar = i > 0 && !reversedFrom;
+    if (!kLoad || !isBlockAt(kLoad.getIndices()[2], loop.getInductionVar()))
+      return false;
+    // One direction for the whole chain.
+    if (forwardSoFar && reversedFrom)
       return false;
     if (first && (first.getIndices()[0] != kLoad.getIndices()[0] ||
                   first.getIndices()[1] != kLoad.getIndices()[1]))
@@ -168,8 +205,7 @@ bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
     if (info.stages > 1 &&
         (!vLoad || vLoad.getIndices()[0] != kLoad.getIndices()[0] ||
          vLoad.getIndices()[1] != kLoad.getIndices()[1] ||
-         !isBlockStart(vLoad.getIndices()[2], loop.getInductionVar(),
-                       info.blockN)))
+         !isBlockAt(vLoad.getIndices()[2], loop.getInductionVar())))
       return false;
     if (!first) {
       first = kLoad;
@@ -180,9 +216,12 @@ bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
   return bool(first);
 }
 
-LogicalResult KernelEmitter::issueBlock(Value blockIndex, Value stage) {
+LogicalResult KernelEmitter::issueBlock(Value position, Value stage) {
+  FailureOr<Value> blockIndex = blockAt(position);
+  if (failed(blockIndex))
+    return failure();
   Value row0 = arith::MulIOp::create(
-      b, blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
+      b, *blockIndex, arith::ConstantIndexOp::create(b, info.blockN));
   if (!stage) // one stage: the K prefetch into the single K buffer
     return emitLoad(prefetchK, info.kOffset(), K, row0);
   Value kOff = arith::MulIOp::create(b, stage, mma.i32(info.kBytes()));
@@ -261,6 +300,18 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
   rowStates[loop.getRegionIterArgs()[1]] = l;
   accTiles[loop.getRegionIterArgs()[2]] = acc;
 
+  if (info.loopLocalIds) {
+    // The thread index OR an opaque zero (a block index or loop position,
+    // < 2^31, shifted right by 31): LLVM can neither hoist what is derived
+    // from it out of this loop nor share it with the other loops, so no
+    // lane base, copy plan or mask offset stays live across a loop that
+    // does not use it. ptxas does not rematerialise such values; at 255
+    // registers they are what it spills (docs/gpu-kernels.md).
+    Value zero = arith::ShRUIOp::create(
+        b, toI32(newLoop.getInductionVar()), mma.i32(31));
+    outerIds = {mma.tid, mma.warp, mma.lane, mma.group, mma.quadLane};
+    mma.setThreadIds(arith::OrIOp::create(b, mma.tid, zero));
+  }
   int64_t kOffset = info.kOffset();
   int64_t vOffset = info.vOffset();
   bool staged = info.stages > 1;
@@ -427,6 +478,11 @@ LogicalResult KernelEmitter::emitLoop(scf::ForOp loop) {
   if (!staged)
     gpu::BarrierOp::create(b);
   kStage = vStage = Value();
+  if (outerIds) {
+    std::tie(mma.tid, mma.warp, mma.lane, mma.group, mma.quadLane) =
+        std::tuple_cat(*outerIds);
+    outerIds.reset();
+  }
   scf::YieldOp::create(b, flatten(rowStates[yielded[0]], rowStates[yielded[1]],
                                   accTiles[yielded[2]]));
 

@@ -148,10 +148,22 @@ private:
     return fn();
   }
   Value kStage, vStage;
-  /// K and V of block `blockIndex` into stage buffer `stage` (i32); with a
-  /// null stage (one stage), only K, into the single K buffer.
-  LogicalResult issueBlock(Value blockIndex, Value stage);
+  /// With loop_local_ids, the kernel's thread ids while a loop body is
+  /// emitted with its own (restored after the loop).
+  std::optional<std::array<Value, 5>> outerIds;
+  /// K and V of the block at loop position `position` into stage buffer
+  /// `stage` (i32); with a null stage (one stage), only K, into the single
+  /// K buffer.
+  LogicalResult issueBlock(Value position, Value stage);
   bool findPrefetchable(ArrayRef<scf::ForOp> loops);
+  /// Whether `offset` is the first key of the block that loop position
+  /// `iv` visits: `iv * block_n`, or `(last - iv) * block_n` after
+  /// attn-reverse-kv-loops (then `last` must be the same for every loop and
+  /// is recorded in `reversedFrom`).
+  bool isBlockAt(Value offset, Value iv);
+  /// The block index that loop position `position` visits (index).
+  FailureOr<Value> blockAt(Value position);
+  Value reversedFrom;
 };
 
 } // namespace sm80

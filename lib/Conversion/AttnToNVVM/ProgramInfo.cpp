@@ -31,6 +31,7 @@ FailureOr<ProgramInfo> sm80::analyzeProgram(ProgramOp program,
   info.warps = info.config.getWarps();
   info.stages = info.config.getStages();
   info.lazyRescale = info.config.getLazyRescale();
+  info.loopLocalIds = info.config.getLoopLocalIds();
 
   // Roles of the buffers, from how they are used.
   bool bad = false;

@@ -29,6 +29,7 @@ struct ProgramInfo {
   int64_t stages = 1;
   /// Skip the accumulator rescale of blocks with no new row max (per warp).
   bool lazyRescale = false;
+  bool loopLocalIds = false;
   /// 16-row m-tiles per warp: each K/V fragment feeds this many mma.sync.
   int64_t mTiles = 1;
   Type elt;

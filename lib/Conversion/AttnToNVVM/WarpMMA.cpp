@@ -14,7 +14,11 @@ WarpMMA::WarpMMA(ImplicitLocOpBuilder &b, Type elt, Value smemBase,
                  int64_t threads)
     : b(b), elt(elt), smemBase(smemBase), threads(threads) {
   Value x = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  tid = arith::IndexCastOp::create(b, b.getI32Type(), x);
+  setThreadIds(arith::IndexCastOp::create(b, b.getI32Type(), x));
+}
+
+void WarpMMA::setThreadIds(Value threadIndex) {
+  tid = threadIndex;
   warp = arith::DivUIOp::create(b, tid, i32(32));
   lane = arith::RemUIOp::create(b, tid, i32(32));
   group = arith::DivUIOp::create(b, lane, i32(4));

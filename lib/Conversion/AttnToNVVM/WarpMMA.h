@@ -37,6 +37,8 @@ public:
 
   /// Thread index, warp, lane, lane / 4 and lane % 4 (all i32).
   Value tid, warp, lane, group, quadLane;
+  /// Sets tid and derives warp, lane, group and quadLane from it.
+  void setThreadIds(Value threadIndex);
 
   /// Byte offset of element (row, col) of a [*, cols] tile of 2-byte
   /// elements whose 16-byte chunks are XOR-swizzled by row % 8, so that the

@@ -9,6 +9,11 @@
 // RUN: cat %s %S/Inputs/check-attention.mlir \
 // RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g' \
 // RUN:   | attn-opt '--attn-lower-to-cpu=split-kv-loop=false' | %mlir_run_cpu | FileCheck %s
+// Last K/V block first (reverse_kv), small blocks so that every query block
+// has masked and unmasked K/V blocks:
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1, reverse_kv = true>, mask = /; s/memref<?x?x?xf32>)$/& {config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1, reverse_kv = true>}/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
 
 func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
                      %v: memref<?x?x?x@DV@x@DT@>, %o: memref<?x?x?x@DV@x@DT@>,

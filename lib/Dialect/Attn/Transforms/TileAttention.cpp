@@ -5,7 +5,8 @@
 //     head dims, query blocks that split evenly across the configured warps.
 //  2. Create an attn.program over (ceildiv(Nq, block_m), B * Hq).
 //  3. In its body, decode batch, query head and (GQA) K/V head from the
-//     program ids, load the query block and initialise the running max
+//     program ids (query blocks in reverse order under a right-bounded
+//     mask: heaviest first), load the query block and initialise the running max
 //     (-inf), sum (0) and accumulator (0).
 //  4. Loop over the K/V blocks that attn.kv_range marks visible: load K,
 //     S = Q K^T, mask S, update the online softmax, P V into the accumulator.
@@ -155,7 +156,15 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   Value bIdx = arith::DivUIOp::create(b, program.getBlockIdBH(), hq);
   Value head = arith::RemUIOp::create(b, program.getBlockIdBH(), hq);
   Value kvHead = arith::DivUIOp::create(b, head, group);
-  Value row0 = arith::MulIOp::create(b, program.getBlockIdM(), blockM);
+  // With a right bound (causal, windows) later query blocks see more K/V
+  // blocks. GPUs start programs in id order and give each free slot the
+  // next one, so the heaviest blocks go first: the last wave is made of the
+  // lightest ones rather than of the heaviest.
+  Value tileM = program.getBlockIdM();
+  if (!mask.isRightUnbounded())
+    tileM = arith::SubIOp::create(
+        b, arith::SubIOp::create(b, gridM, c1), tileM);
+  Value row0 = arith::MulIOp::create(b, tileM, blockM);
 
   auto tile = [&](ArrayRef<int64_t> shape, Type type) {
     return RankedTensorType::get(shape, type);

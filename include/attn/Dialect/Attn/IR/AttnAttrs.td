@@ -91,13 +91,25 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     skips the rescaling of the output accumulator for a block in which no
     row of a warp has a new maximum (exact: the factor is then 1); it trades
     the multiplies for a warp vote and a branch, which also changes how
-    ptxas schedules the block. The `attn-default-config` pass fills the
+    ptxas schedules the block. `reverse_kv` (default false) visits the K/V
+    blocks of each query block last to first (`attn-reverse-kv-loops`):
+    with a causal mask the masked blocks at the diagonal come first.
+    `loop_local_ids` (GPU targets, default false) makes every K/V loop
+    derive its thread-, lane- and warp-dependent offsets afresh instead of
+    sharing them with the other loops, so that none of them is kept live
+    across a loop that does not use it (a few integer operations per block
+    for registers; see docs/gpu-kernels.md). The last two exist for
+    register allocation at the 255-register limit: which combination keeps a
+    kernel free of spills differs by mask and target (docs/perf-log.md).
+    The `attn-default-config` pass fills the
     attribute in from measured defaults when an `attn.attention` op carries
     none; autotuning passes write it too. None of these change the result.
 
     ```mlir
     #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
     #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
+    #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true,
+                      reverse_kv = true, loop_local_ids = true>
     ```
   }];
   let parameters = (ins
@@ -105,13 +117,16 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     "int64_t":$block_n,
     "int64_t":$warps,
     "int64_t":$stages,
-    DefaultValuedParameter<"bool", "false">:$lazy_rescale
+    DefaultValuedParameter<"bool", "false">:$lazy_rescale,
+    DefaultValuedParameter<"bool", "false">:$reverse_kv,
+    DefaultValuedParameter<"bool", "false">:$loop_local_ids
   );
   let builders = [
     AttrBuilder<(ins "int64_t":$block_m, "int64_t":$block_n,
                      "int64_t":$warps, "int64_t":$stages), [{
       return $_get($_ctxt, block_m, block_n, warps, stages,
-                   /*lazy_rescale=*/false);
+                   /*lazy_rescale=*/false, /*reverse_kv=*/false,
+                   /*loop_local_ids=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -11,22 +11,29 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     Leaves ops that already carry a `config` alone (a user's or an
     autotuner's choice wins). The heuristic was measured on the H200
     (docs/perf-log.md) among configurations that ptxas assembles without
-    register spills for sm_80 and sm_90a: 4 warps, and with
-    `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for `Dmax <= 64`;
-    for `Dmax <= 128`, 2 stages and `128 x 64` blocks with `lazy_rescale`
-    without a mask or with a bottom-right causal one, `128 x 32` with other
-    masks; `64 x 64` and 1 stage above.
-    `block_m = 128` gives each warp two 16-row m-tiles.
+    register spills for the target `chip` (sm_80 or sm_90a; any other
+    value, the CPU's empty one included, gets the sm_90a choice): 4 warps,
+    and with `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for
+    `Dmax <= 64`; for `Dmax <= 128`, `128 x 64` blocks, 2 stages and
+    `lazy_rescale`, with, under a mask, the `reverse_kv` / `loop_local_ids`
+    combination that keeps that mask's kernel free of spills on the chip;
+    `64 x 64` and 1 stage above. `block_m = 128` gives each warp two 16-row
+    m-tiles.
 
     ```mlir
     // Before: causal, D = Dv = 128
     attn.attention ins(...) outs(...) {mask = #attn.mask<causal, top_left>}
-    // After
+    // After (chip = sm_90a)
     attn.attention ins(...) outs(...)
-      {config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>,
+      {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2,
+         lazy_rescale = true, reverse_kv = true, loop_local_ids = true>,
        mask = #attn.mask<causal, top_left>}
     ```
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target GPU (sm_80, sm_90a); empty for the CPU">
+  ];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }
 
@@ -98,6 +105,44 @@ def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
     %r0:3 = scf.for %j = %lo to %a ... { ... attn.mask ... }
     %r1:3 = scf.for %j = %a to %b ... { ... no attn.mask ... }
     %r2:3 = scf.for %j = %b to %hi ... { ... attn.mask ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
+  let summary = "Visit K/V blocks last to first, masked blocks before the unmasked ones";
+  let description = [{
+    In each `attn.program` whose tile configuration has `reverse_kv = true`,
+    finds each chain of consecutive K/V loops (`scf.for` with step 1 whose
+    body holds an `attn.online_softmax`, each loop starting where the
+    previous one ends and taking its results as its `iter_args`), as
+    `attn-tile` and `attn-split-kv-loop` leave them, and makes the chain
+    visit its blocks from the last to the first. Each loop then runs over
+    positions `p` with block `j = hi - 1 - p` (`hi` the chain's upper
+    bound), and the loops come in the opposite order: the last loop (the
+    masked blocks at the diagonal and the partial block at `Nk`) runs first.
+    The online softmax does not depend on the order of the blocks.
+
+    Why: in the GPU kernels everything a masked loop needs that the unmasked
+    loop does not (its mask bounds, copy addresses) would otherwise be live
+    across the unmasked loop, which is what costs registers there;
+    with causal masks the masked blocks now come first and nothing but the
+    epilogue's values crosses the unmasked loop. Positions are contiguous
+    over the whole chain, so the K/V copy pipeline can run ahead across loop
+    boundaries with one `hi - 1` kept live. FlashAttention-2 visits its
+    blocks in the same order for the same reason.
+
+    ```mlir
+    // Before: [lo, b) unmasked, then [b, hi) masked.
+    %r1:3 = scf.for %j = %lo to %b ... { ... }
+    %r2:3 = scf.for %j = %b to %hi ... iter_args(%r1#0, ...) { attn.mask ... }
+    // After: positions [0, hi - b) for the masked blocks, then [hi - b,
+    // hi - lo) for the unmasked ones; block j = (hi - 1) - p in both.
+    %last = arith.subi %hi, %c1
+    %r2:3 = scf.for %p = %hi_b to %hi_hi ... { %j = arith.subi %last, %p  attn.mask ... }
+    %r1:3 = scf.for %p = %hi_hi to %hi_lo ... iter_args(%r2#0, ...) { %j = ... }
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -1,0 +1,43 @@
+// RUN: attn-opt %s --attn-tile --attn-split-kv-loop --attn-reverse-kv-loops --cse \
+// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+
+// reverse_kv: the K/V loops run over positions p with block last - p, and
+// the copy pipeline runs ahead in positions across the loops: the block
+// issued in iteration p is last - (p + 1). loop_local_ids: every loop ORs
+// the thread index with (p >> 31), zero but opaque to LLVM, and derives its
+// lane-dependent offsets from that, not from the kernel's thread index.
+
+// CHECK-LABEL: gpu.func @reversed
+// CHECK-SAME: loop_local_ids = true
+// CHECK-SAME: reverse_kv = true
+// CHECK: %[[TX:.+]] = gpu.thread_id x
+// CHECK: %[[TID:.+]] = arith.index_cast %[[TX]] : index to i32
+// Three loops (masked tail, unmasked, masked head), each with its own ids.
+// CHECK: scf.for %[[P:[a-z0-9]+]] =
+// CHECK: %[[PI:.+]] = arith.index_cast %[[P]] : index to i32
+// CHECK-NEXT: %[[Z:.+]] = arith.shrui %[[PI]], %c31_i32 : i32
+// CHECK-NEXT: %[[LTID:.+]] = arith.ori %[[TID]], %[[Z]] : i32
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[P]], %{{.+}} : index
+// CHECK-NEXT: arith.cmpi slt, %[[AHEAD]]
+// CHECK-NEXT: scf.if
+// CHECK: %[[BLK:.+]] = arith.subi %[[LAST:.+]], %[[AHEAD]] : index
+// CHECK-NEXT: arith.constant 64 : index
+// CHECK-NEXT: arith.muli %[[BLK]]
+// CHECK: nvvm.cp.async.shared.global
+// This block's keys (for the mask): block last - p.
+// CHECK: arith.subi %[[LAST]], %[[P]] : index
+// CHECK: scf.for %[[P2:[a-z0-9]+]] =
+// CHECK: arith.shrui
+// CHECK-NEXT: arith.ori %[[TID]]
+// CHECK: scf.for %[[P3:[a-z0-9]+]] =
+// CHECK: arith.shrui
+// CHECK-NEXT: arith.ori %[[TID]]
+// CHECK-NOT: scf.for
+func.func @reversed(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                    %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, reverse_kv = true, loop_local_ids = true>,
+                  mask = #attn.mask<window, top_left, left = 200, right = 0>}
+  return
+}
