@@ -32,11 +32,24 @@ namespace attn {
 using namespace mlir;
 using namespace mlir::attn;
 
+/// A K/V loop of attn-tile: step 1, and its only loop-carried state is the
+/// (max, sum, accumulator) of one attn.online_softmax, which is what makes
+/// the order of its iterations irrelevant.
 static bool isKVLoop(scf::ForOp loop) {
-  return matchPattern(loop.getStep(), m_One()) &&
-         llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
-           return isa<OnlineSoftmaxOp>(op);
-         });
+  if (!matchPattern(loop.getStep(), m_One()) ||
+      loop.getNumRegionIterArgs() != 3)
+    return false;
+  ValueRange args = loop.getRegionIterArgs();
+  auto yielded = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto softmax = dyn_cast<OnlineSoftmaxOp>(op);
+    if (softmax && softmax.getMax() == args[0] &&
+        softmax.getSum() == args[1] && softmax.getAcc() == args[2] &&
+        yielded.getOperand(0) == softmax.getNewMax() &&
+        yielded.getOperand(1) == softmax.getNewSum())
+      return true;
+  }
+  return false;
 }
 
 /// Whether `next` continues the chain ending in `prev` (step 1 above).

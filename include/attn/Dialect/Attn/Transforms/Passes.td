@@ -46,6 +46,10 @@ def AttnTile : Pass<"attn-tile"> {
     `attn.kv_range visible` returns (every block masked with `attn.mask`),
     normalises with `attn.finalize` and stores the output and log-sum-exp.
     GQA maps query head `h` to K/V head `h / (Hq / Hkv)` by index arithmetic.
+    Under a right-bounded mask (causal, windows) program id `m` takes query
+    block `ceildiv(Nq, block_m) - 1 - m`: later query blocks see more K/V
+    blocks, and GPUs start programs in id order, so the heaviest go first
+    and the last wave is made of the lightest.
 
     The tile configuration comes from the op's `config` (run
     `attn-default-config` first). Ops on tensors must be bufferized first;
@@ -116,7 +120,8 @@ def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
   let description = [{
     In each `attn.program` whose tile configuration has `reverse_kv = true`,
     finds each chain of consecutive K/V loops (`scf.for` with step 1 whose
-    body holds an `attn.online_softmax`, each loop starting where the
+    only loop-carried values are the running max, sum and accumulator of an
+    `attn.online_softmax` in its body, each loop starting where the
     previous one ends and taking its results as its `iter_args`), as
     `attn-tile` and `attn-split-kv-loop` leave them, and makes the chain
     visit its blocks from the last to the first. Each loop then runs over
