@@ -41,3 +41,24 @@ func.func @reversed(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                   mask = #attn.mask<window, top_left, left = 200, right = 0>}
   return
 }
+
+// One stage: the K prefetch behind the scores fetches the next position's
+// block, last - (p + 1), into the single K buffer.
+// CHECK-LABEL: gpu.func @reversed_one_stage
+// CHECK-SAME: reverse_kv = true
+// CHECK: scf.for %[[P:[a-z0-9]+]] =
+// CHECK-NEXT: %[[J:.+]] = arith.subi %[[LAST:.+]], %[[P]] : index
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: %[[NEXT:.+]] = arith.addi %[[P]], %{{.+}} : index
+// CHECK-NEXT: arith.cmpi slt, %[[NEXT]]
+// CHECK-NEXT: scf.if
+// CHECK: %[[BLK:.+]] = arith.subi %[[LAST]], %[[NEXT]] : index
+// CHECK: nvvm.cp.async.shared.global
+func.func @reversed_one_stage(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                              %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 1, reverse_kv = true>,
+                  mask = #attn.mask<causal, top_left>}
+  return
+}
