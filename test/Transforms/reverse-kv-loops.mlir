@@ -15,23 +15,23 @@
 // CHECK: %[[A:.+]] = arith.minsi %{{.+}}, %[[HI]] : index
 // CHECK: %[[B:.+]] = arith.minsi %{{.+}}, %[[HI]] : index
 // CHECK: %[[LAST:.+]] = arith.subi %[[HI]], %{{.+}} : index
-// Positions of [lo, a), [a, b), [b, hi):
+// Positions hi - x of the bounds, one value per bound, so that each loop
+// starts at the position where the one before it ends:
 // CHECK-NEXT: %[[P_A:.+]] = arith.subi %[[HI]], %[[A]] : index
 // CHECK-NEXT: %[[P_LO:.+]] = arith.subi %[[HI]], %[[LO]] : index
 // CHECK-NEXT: %[[P_B:.+]] = arith.subi %[[HI]], %[[B]] : index
-// CHECK-NEXT: %[[P_A2:.+]] = arith.subi %[[HI]], %[[A]] : index
 // CHECK-NEXT: %[[P_HI:.+]] = arith.subi %[[HI]], %[[HI]] : index
-// CHECK-NEXT: %[[P_B2:.+]] = arith.subi %[[HI]], %[[B]] : index
+// CHECK-NOT: arith.subi %[[HI]]
 //
 // The masked tail first, from the chain's initial state:
-// CHECK: %[[R2:.+]]:3 = scf.for %[[P2:.+]] = %[[P_HI]] to %[[P_B2]] step %[[C1]]
+// CHECK: %[[R2:.+]]:3 = scf.for %[[P2:.+]] = %[[P_HI]] to %[[P_B]] step %[[C1]]
 // CHECK-SAME: iter_args(%{{.+}} = %[[M0]], %{{.+}} = %[[L0]], %{{.+}} = %[[A0]])
 // CHECK-NEXT: %[[J2:.+]] = arith.subi %[[LAST]], %[[P2]] : index
 // CHECK-NEXT: %[[COL2:.+]] = arith.muli %[[J2]], %[[C32]] : index
 // CHECK: attn.mask %{{.+}} rows %{{.+}} cols %[[COL2]]
 // CHECK: scf.yield
 //
-// CHECK: %[[R1:.+]]:3 = scf.for %[[P1:.+]] = %[[P_B]] to %[[P_A2]] step %[[C1]]
+// CHECK: %[[R1:.+]]:3 = scf.for %[[P1:.+]] = %[[P_B]] to %[[P_A]] step %[[C1]]
 // CHECK-SAME: iter_args(%{{.+}} = %[[R2]]#0, %{{.+}} = %[[R2]]#1, %{{.+}} = %[[R2]]#2)
 // CHECK-NEXT: %[[J1:.+]] = arith.subi %[[LAST]], %[[P1]] : index
 // CHECK-NOT: attn.mask
@@ -132,8 +132,7 @@ func.func @forward(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %n: index,
   return
 }
 
-// Loops without attn.online_softmax are not K/V loops: left alone (here
-// outside any program, too).
+// Loops without attn.online_softmax are not K/V loops: left alone.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: scf.for %[[J:.+]] = %[[C0:.+]] to %{{.+}} step
 // CHECK-NOT: arith.subi
@@ -146,4 +145,34 @@ func.func @left_alone(%n: index, %init: tensor<64xf32>) -> tensor<64xf32> {
     scf.yield %u : tensor<64xf32>
   }
   return %r : tensor<64xf32>
+}
+
+// A loop that carries more than the softmax state may depend on the order
+// of its iterations: left alone, even with reverse_kv.
+// CHECK-LABEL: func.func @extra_state
+// CHECK: scf.for %[[J:.+]] = %[[C0:.+]] to %{{.+}} step
+// CHECK-NOT: arith.subi
+// CHECK: arith.muli %[[J]]
+func.func @extra_state(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %n: index,
+                       %m0: tensor<64xf32>, %l0: tensor<64xf32>, %a0: tensor<64x16xf32>,
+                       %out: memref<?xf32>, %gm: index, %gbh: index) {
+  attn.program (%pm, %pbh) in (%gm, %gbh)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2, reverse_kv = true>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %r:4 = scf.for %j = %c0 to %n step %c1 iter_args(%m = %m0, %l = %l0, %acc = %a0, %last = %c0)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>, index) {
+    %col0 = arith.muli %j, %c32 : index
+    %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<32x16xf32>
+    %s = attn.dot %q, %k, %z transpose_b : tensor<64x16xf32>, tensor<32x16xf32> -> tensor<64x32xf32>
+    %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %l, %acc {scale_log2e = 1.0 : f32}
+        : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+    %a2 = attn.dot %p, %k, %a1 : tensor<64x32xf32>, tensor<32x16xf32> -> tensor<64x16xf32>
+    scf.yield %m1, %l1, %a2, %j : tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>, index
+  }
+  attn.store %r#0, %out[%r#3] : tensor<64xf32>, memref<?xf32>
+  }
+  return
 }

@@ -187,25 +187,25 @@ bool KernelEmitter::findPrefetchable(ArrayRef<scf::ForOp> loops) {
       if (auto load = dyn_cast<LoadOp>(op))
         if (llvm::any_of(load->getUsers(), isTransposedDot))
           kLoad = load;
+    // One direction for the whole chain (isBlockAt refuses a forward loop
+    // once a reversed one was seen, and a `last` other than the first).
     bool forwardSoFar = i > 0 && !reversedFrom;
-    if (!kLoad || !isBlockAt(kLoad.getIndices()[2], loop.getInductionVar()))
-      return false;
-    // One direction for the whole chain.
-    if (forwardSoFar && reversedFrom)
+    if (!kLoad || !isBlockAt(kLoad.getIndices()[2], loop.getInductionVar()) ||
+        (forwardSoFar && reversedFrom))
       return false;
     if (first && (first.getIndices()[0] != kLoad.getIndices()[0] ||
                   first.getIndices()[1] != kLoad.getIndices()[1]))
       return false;
     // With several stages V is copied ahead too: the other load, of the
-    // same rows of the same plane.
+    // same rows (the same index values) of the same plane.
     LoadOp vLoad;
     for (Operation &op : loop.getBody()->without_terminator())
       if (auto load = dyn_cast<LoadOp>(op); load && load != kLoad)
         vLoad = load;
     if (info.stages > 1 &&
-        (!vLoad || vLoad.getIndices()[0] != kLoad.getIndices()[0] ||
-         vLoad.getIndices()[1] != kLoad.getIndices()[1] ||
-         !isBlockAt(vLoad.getIndices()[2], loop.getInductionVar())))
+        (!vLoad ||
+         !llvm::equal(vLoad.getIndices().take_front(3),
+                      kLoad.getIndices().take_front(3))))
       return false;
     if (!first) {
       first = kLoad;
@@ -595,8 +595,11 @@ LogicalResult KernelEmitter::emit() {
       // Prologue of the K prefetch: the first visible block's K.
       FailureOr<Value> lo = lookup(loop.getLowerBound());
       FailureOr<Value> hi = lookup(loops.back().getUpperBound());
-      if (failed(lo) || failed(hi) || !findPrefetchable(loops))
+      if (failed(lo) || failed(hi))
         return failure();
+      // Again: the Q copy above ran without the prefetch state.
+      if (!findPrefetchable(loops))
+        return loop.emitOpError() << "K/V loops changed while being lowered";
       kvUpper = *hi;
       // The K and V plane pointers, for every K/V loop: two registers each
       // across the loops, rather than the batch and head offsets they are

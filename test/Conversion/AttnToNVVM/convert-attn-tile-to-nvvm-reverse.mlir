@@ -12,11 +12,19 @@
 // CHECK-SAME: reverse_kv = true
 // CHECK: %[[TX:.+]] = gpu.thread_id x
 // CHECK: %[[TID:.+]] = arith.index_cast %[[TX]] : index to i32
+// The kernel's lane and lane % 4 (used by the epilogue's stores):
+// CHECK: %[[LANE:.+]] = arith.remui %[[TID]], %c32
+// CHECK: %[[QUAD:.+]] = arith.remui %[[LANE]], %c4
 // Three loops (masked tail, unmasked, masked head), each with its own ids.
 // CHECK: scf.for %[[P:[a-z0-9]+]] =
 // CHECK: %[[PI:.+]] = arith.index_cast %[[P]] : index to i32
 // CHECK-NEXT: %[[Z:.+]] = arith.shrui %[[PI]], %c31_i32 : i32
 // CHECK-NEXT: %[[LTID:.+]] = arith.ori %[[TID]], %[[Z]] : i32
+// Warp and lane of this loop come from it:
+// CHECK-NEXT: arith.constant 32
+// CHECK-NEXT: arith.divui %[[LTID]]
+// CHECK-NEXT: arith.constant 32
+// CHECK-NEXT: arith.remui %[[LTID]]
 // CHECK: %[[AHEAD:.+]] = arith.addi %[[P]], %{{.+}} : index
 // CHECK-NEXT: arith.cmpi slt, %[[AHEAD]]
 // CHECK-NEXT: scf.if
@@ -26,13 +34,16 @@
 // CHECK: nvvm.cp.async.shared.global
 // This block's keys (for the mask): block last - p.
 // CHECK: arith.subi %[[LAST]], %[[P]] : index
-// CHECK: scf.for %[[P2:[a-z0-9]+]] =
+// CHECK: scf.for %{{[a-z0-9]+}} =
 // CHECK: arith.shrui
 // CHECK-NEXT: arith.ori %[[TID]]
-// CHECK: scf.for %[[P3:[a-z0-9]+]] =
+// CHECK: scf.for %{{[a-z0-9]+}} =
 // CHECK: arith.shrui
 // CHECK-NEXT: arith.ori %[[TID]]
 // CHECK-NOT: scf.for
+// After the loops the stores use the kernel's ids again.
+// CHECK: arith.muli %[[QUAD]], %c2
+// CHECK: llvm.store
 func.func @reversed(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                     %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)

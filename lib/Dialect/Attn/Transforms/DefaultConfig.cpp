@@ -61,6 +61,13 @@ struct AttnDefaultConfigPass
     : public attn::impl::AttnDefaultConfigBase<AttnDefaultConfigPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (!chip.empty() && chip != "sm_80" && chip != "sm_90" &&
+        chip != "sm_90a") {
+      getOperation()->emitError()
+          << "attn-default-config: no defaults for chip '" << chip
+          << "' (known: sm_80, sm_90, sm_90a; empty for the CPU)";
+      return signalPassFailure();
+    }
     getOperation()->walk([&](AttentionOp op) {
       if (op.getConfig())
         return;

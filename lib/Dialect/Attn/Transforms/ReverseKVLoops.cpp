@@ -71,11 +71,20 @@ static void reverseChain(RewriterBase &rewriter, SmallVector<scf::ForOp> chain) 
   Value hi = lastLoop.getUpperBound();
   Value last =
       arith::SubIOp::create(b, hi, arith::ConstantIndexOp::create(b, 1));
+  // hi - bound, once per bound: a loop's upper position is the next one's
+  // lower position as one SSA value, as the GPU lowering's copy pipeline
+  // requires of consecutive loops.
+  DenseMap<Value, Value> positionOf;
+  auto position = [&](Value bound) {
+    Value &p = positionOf[bound];
+    if (!p)
+      p = arith::SubIOp::create(b, hi, bound);
+    return p;
+  };
   SmallVector<std::pair<Value, Value>> positions;
   for (scf::ForOp loop : chain)
     positions.push_back(
-        {arith::SubIOp::create(b, hi, loop.getUpperBound()),
-         arith::SubIOp::create(b, hi, loop.getLowerBound())});
+        {position(loop.getUpperBound()), position(loop.getLowerBound())});
 
   SmallVector<Value> initial(first.getInitArgs());
   // The chain's results now come from its first loop, which runs last.

@@ -156,10 +156,11 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   Value bIdx = arith::DivUIOp::create(b, program.getBlockIdBH(), hq);
   Value head = arith::RemUIOp::create(b, program.getBlockIdBH(), hq);
   Value kvHead = arith::DivUIOp::create(b, head, group);
-  // With a right bound (causal, windows) later query blocks see more K/V
-  // blocks. GPUs start programs in id order and give each free slot the
-  // next one, so the heaviest blocks go first: the last wave is made of the
-  // lightest ones rather than of the heaviest.
+  // With a causal mask later query blocks see more K/V blocks. GPUs start
+  // programs in id order and give each free slot the next one, so the
+  // heaviest blocks go first: the last wave is made of the lightest ones
+  // rather than of the heaviest. (Windows, right-bounded too, see about
+  // equally many keys per query block; the order does not matter there.)
   Value tileM = program.getBlockIdM();
   if (!mask.isRightUnbounded())
     tileM = arith::SubIOp::create(

@@ -103,7 +103,8 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     kernel free of spills differs by mask and target (docs/perf-log.md).
     The `attn-default-config` pass fills the
     attribute in from measured defaults when an `attn.attention` op carries
-    none; autotuning passes write it too. None of these change the result.
+    none; autotuning passes write it too. None of these change the result
+    beyond rounding (`reverse_kv` sums the blocks in another order).
 
     ```mlir
     #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>

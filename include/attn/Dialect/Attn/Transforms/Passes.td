@@ -11,8 +11,8 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     Leaves ops that already carry a `config` alone (a user's or an
     autotuner's choice wins). The heuristic was measured on the H200
     (docs/perf-log.md) among configurations that ptxas assembles without
-    register spills for the target `chip` (sm_80 or sm_90a; any other
-    value, the CPU's empty one included, gets the sm_90a choice): 4 warps,
+    register spills for the target `chip` (sm_80, sm_90 or sm_90a; other
+    chips are refused; the CPU's empty one gets the sm_90a choice): 4 warps,
     and with `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for
     `Dmax <= 64`; for `Dmax <= 128`, `128 x 64` blocks, 2 stages and
     `lazy_rescale`, with, under a mask, the `reverse_kv` / `loop_local_ids`
@@ -47,9 +47,10 @@ def AttnTile : Pass<"attn-tile"> {
     normalises with `attn.finalize` and stores the output and log-sum-exp.
     GQA maps query head `h` to K/V head `h / (Hq / Hkv)` by index arithmetic.
     Under a right-bounded mask (causal, windows) program id `m` takes query
-    block `ceildiv(Nq, block_m) - 1 - m`: later query blocks see more K/V
-    blocks, and GPUs start programs in id order, so the heaviest go first
-    and the last wave is made of the lightest.
+    block `ceildiv(Nq, block_m) - 1 - m`: under a causal mask later query
+    blocks see more K/V blocks, and GPUs start programs in id order, so the
+    heaviest go first and the last wave is made of the lightest (windows,
+    whose blocks see about as many keys each, take the same order).
 
     The tile configuration comes from the op's `config` (run
     `attn-default-config` first). Ops on tensors must be bufferized first;
@@ -146,8 +147,8 @@ def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
     // After: positions [0, hi - b) for the masked blocks, then [hi - b,
     // hi - lo) for the unmasked ones; block j = (hi - 1) - p in both.
     %last = arith.subi %hi, %c1
-    %r2:3 = scf.for %p = %hi_b to %hi_hi ... { %j = arith.subi %last, %p  attn.mask ... }
-    %r1:3 = scf.for %p = %hi_hi to %hi_lo ... iter_args(%r2#0, ...) { %j = ... }
+    %r2:3 = scf.for %p = %hi_hi to %hi_b ... { %j = arith.subi %last, %p  attn.mask ... }
+    %r1:3 = scf.for %p = %hi_b to %hi_lo ... iter_args(%r2#0, ...) { %j = ... }
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
