@@ -4,10 +4,12 @@
 
 // The heuristic (measured on the H200, docs/perf-log.md): 4 warps; with
 // Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages and
-// 128 x 64 blocks with lazy rescaling, and under a mask the K/V order and
-// per-loop thread ids with which that kernel assembles without spills on
-// the chip (sm_90a unless told otherwise); 64 x 64, 1 stage above. An
-// existing configuration is kept.
+// 128 x 64 blocks with lazy rescaling (and the K/V order and per-loop
+// thread ids with which that kernel assembles without spills on the chip,
+// sm_90a unless told otherwise) without a mask or with a causal one,
+// 128 x 32 with a window, 64 x 64 if D != Dv; 64 x 64, 1 stage above
+// (64 x 32 for 192 with a smaller head dim). An existing configuration is
+// kept.
 
 // CHECK-LABEL: func.func @fills_config
 // CHECK: attn.attention
@@ -22,7 +24,8 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // Works on tensors as well: the config is attached before bufferization.
 // CHECK-LABEL: func.func @fills_config_tensor
 // CHECK: attn.attention
-// CHECK-SAME: {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>}
+// SM90-SAME: {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>}
+// SM80-SAME: {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>}
 func.func @fills_config_tensor(%q: tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16> {
   %r = attn.attention ins(%q, %q, %q : tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>)
                       outs(%q : tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16>
@@ -70,11 +73,11 @@ func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
   return
 }
 
-// D = 128 with a window: 128 x 64, last block first, per-loop thread ids
-// (both chips).
+// D = 128 with a window: 128 x 32 (the 128 x 64 kernel spills for some
+// extents).
 // CHECK-LABEL: func.func @head_dim_128_window
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 32, warps = 4, stages = 2>
 func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<window, top_left, left = 8, right = 8>}
@@ -103,3 +106,39 @@ func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
+
+// D = Dv = 128 without a mask and without LSE: on sm_90a that kernel needs
+// the reverse order and per-loop ids to stay free of spills.
+// CHECK-LABEL: func.func @head_dim_128_no_lse
+// CHECK: attn.attention
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// SM80-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
+func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>)
+  return
+}
+
+// D != Dv up to 128: 64 x 64 (128-row tiles spill).
+// CHECK-LABEL: func.func @mixed_head_dims
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+func.func @mixed_head_dims(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x128xf16>)
+                 outs(%v : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+
+// D = 192 with Dv = 64: 64 x 32, 1 stage.
+// CHECK-LABEL: func.func @head_dim_192_64
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>
+func.func @head_dim_192_64(%q: memref<?x?x?x192xf16>, %v: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %q, %v : memref<?x?x?x192xf16>, memref<?x?x?x192xf16>, memref<?x?x?x64xf16>)
+                 outs(%v : memref<?x?x?x64xf16>)
+  return
+}
+
+// An unknown chip is refused.
+// RUN: not attn-opt %s '--attn-default-config=chip=sm_86' 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: error: attn-default-config: no defaults for chip 'sm_86' (known: sm_80, sm_90, sm_90a; empty for the CPU)

@@ -17,7 +17,8 @@ using namespace mlir::attn;
 TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
                                                 int64_t headDim,
                                                 int64_t valueHeadDim,
-                                                MaskAttr mask, StringRef chip) {
+                                                MaskAttr mask, bool hasLse,
+                                                StringRef chip) {
   // Measured on the H200 (docs/perf-log.md), among configurations that
   // ptxas assembles without spills for the chip (checked in CI by
   // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
@@ -34,24 +35,41 @@ TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
     return get(64, 64, 2); // attn-tile refuses dynamic head dims anyway
   if (d <= 64)
     return get(128, 64, 2);
-  if (d > 128)
-    return get(64, 64, 1);
-  // D <= 128: 128 x 64 blocks with lazy rescaling. These kernels use all
-  // 255 registers; whether ptxas spills a few values kept across the K/V
-  // loops depends on the mask and the chip, and the K/V order and per-loop
-  // thread ids are what tip it (found with ptxas, both dtypes; other
+  if (d > 128) {
+    // 64 x 64, except for 192 paired with a smaller head dim, where that
+    // tile spills (8-20 bytes) and 64 x 32 does not; 64 x 32 spills in
+    // turn for 256 with 128 or 192 (ptxas, docs/perf-log.md).
+    bool narrow = headDim != valueHeadDim &&
+                  std::min(headDim, valueHeadDim) < 192 &&
+                  (headDim == 192 || valueHeadDim == 192);
+    return narrow ? get(64, 32, 1) : get(64, 64, 1);
+  }
+  // 64 < Dmax <= 128. The kernels below use all 255 registers, and whether
+  // ptxas spills a few values kept across the K/V loops depends on the
+  // mask, the chip, the LSE output and Dv; the K/V order and per-loop
+  // thread ids are what tip it. Each choice was checked with ptxas for both
+  // dtypes and chips (test/GPU/ptxas-default-configs.test; the other
   // combinations spill 4-68 bytes, docs/perf-log.md).
   bool sm80 = chip == "sm_80";
+  if (headDim != valueHeadDim)
+    return get(64, 64, 2); // 128-row tiles spill for D != Dv
   switch (mask.getKind()) {
   case MaskKind::None:
-    return get(128, 64, 2, /*lazy=*/true);
+    // 128 x 64 with lazy rescaling; without an LSE output that kernel
+    // spills on sm_90a unless it runs last block first with per-loop ids.
+    return hasLse || sm80 ? get(128, 64, 2, /*lazy=*/true)
+                          : get(128, 64, 2, true, /*reverseKV=*/true,
+                                /*loopLocalIds=*/true);
   case MaskKind::Causal:
     if (mask.getAlignment() == MaskAlignment::BottomRight)
       return sm80 ? get(128, 64, 2, true, /*reverseKV=*/true)
                   : get(128, 64, 2, true, false, /*loopLocalIds=*/true);
     return get(128, 64, 2, true, /*reverseKV=*/true, /*loopLocalIds=*/!sm80);
   case MaskKind::Window:
-    return get(128, 64, 2, true, /*reverseKV=*/true, /*loopLocalIds=*/true);
+    // The 128 x 64 kernel's spills change with the window's extents (0-40
+    // bytes on sm_90a); 128 x 32 assembles without any for every window
+    // tried, on both chips.
+    return get(128, 32, 2);
   }
   llvm_unreachable("unknown mask kind");
 }
@@ -73,7 +91,8 @@ struct AttnDefaultConfigPass
         return;
       op.setConfigAttr(getDefaultTileConfig(
           op.getContext(), op.getQueryType().getDimSize(3),
-          op.getValueType().getDimSize(3), op.getMaskOrDefault(), chip));
+          op.getValueType().getDimSize(3), op.getMaskOrDefault(),
+          /*hasLse=*/bool(op.getLse()), chip));
     });
   }
 };
