@@ -3,8 +3,8 @@
 # machine: f16 and bf16; D = 64, 128, 256; masks none, causal (top-left and
 # bottom-right) and a bottom-right sliding window, with the default tile
 # configuration; plus, for comparison, top-left causal D = 128 kernels with
-# the 128 x 64 tile of the unmasked default (not a default there: ptxas
-# spills). Writes PTX, cubin and JSON per kernel into DIR (default: .device/artifacts) and the compile time of each (whole
+# the previous default tile (128 x 32), and default kernels of other shapes
+# (no LSE, D != Dv, D = 192) for correctness. Writes PTX, cubin and JSON per kernel into DIR (default: .device/artifacts) and the compile time of each (whole
 # attn-compile run, PTX and cubin) into DIR/compile_times.txt.
 # usage: bench/device/build_artifacts.sh [DIR] [CHIP]
 set -euo pipefail
@@ -21,20 +21,24 @@ declare -A masks=(
   [window_br]="mask = #attn.mask<window, bottom_right, left = 256, right = 0>"
 )
 
-# emit NAME DTYPE D MASK [CONFIG]
-emit() {
-  local name=$1 dt=$2 d=$3 m=$4 cfg=${5:-}
+# emit_shape NAME DTYPE D DV LSE(yes|no) MASK [CONFIG]
+emit_shape() {
+  local name=$1 dt=$2 d=$3 dv=$4 lse=$5 m=$6 cfg=${7:-}
   local attrs=${masks[$m]}
   if [ -n "$cfg" ]; then
     attrs="config = #attn.tile_config<$cfg>${attrs:+, $attrs}"
   fi
+  local lsearg="" outs="outs(%o : memref<?x?x?x${dv}x${dt}>)"
+  if [ "$lse" = yes ]; then
+    lsearg=", %lse: memref<?x?x?xf32>"
+    outs="outs(%o, %lse : memref<?x?x?x${dv}x${dt}>, memref<?x?x?xf32>)"
+  fi
   local src="$out/src/$name.mlir"
   cat > "$src" <<MLIR
 func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
-                 %v: memref<?x?x?x${d}x${dt}>, %o: memref<?x?x?x${d}x${dt}>,
-                 %lse: memref<?x?x?xf32>) {
-  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>)
-                 outs(%o, %lse : memref<?x?x?x${d}x${dt}>, memref<?x?x?xf32>) ${attrs:+{$attrs\}}
+                 %v: memref<?x?x?x${dv}x${dt}>, %o: memref<?x?x?x${dv}x${dt}>$lsearg) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${dv}x${dt}>)
+                 $outs ${attrs:+{$attrs\}}
   return
 }
 MLIR
@@ -43,6 +47,11 @@ MLIR
   "$tool" "$src" --chip="$chip" --cubin -o "$out" > /dev/null
   end=$(date +%s.%N)
   echo "$name $(echo "$end - $start" | bc)" >> "$out/compile_times.txt"
+}
+
+# emit NAME DTYPE D MASK [CONFIG]: D = Dv, with LSE.
+emit() {
+  emit_shape "$1" "$2" "$3" "$3" yes "$4" "${5:-}"
 }
 
 for dt in f16 bf16; do
@@ -55,4 +64,12 @@ for dt in f16 bf16; do
   # (third session), 128 x 32, for comparison in the same run.
   emit "attn_${dt}_d128_causal_tl_n32" $dt 128 causal_tl "block_m = 128, block_n = 32, warps = 4, stages = 2"
 done
+# Correctness of the other default shapes (timed too, outside the
+# benchmark's D = Dv matrix): no LSE output, D != Dv, D = 192.
+emit_shape attn_f16_d128_none_nolse f16 128 128 no none
+emit_shape attn_f16_d128_causal_tl_nolse f16 128 128 no causal_tl
+emit_shape attn_f16_d64v128_causal_tl f16 64 128 yes causal_tl
+emit_shape attn_f16_d128v64_none f16 128 64 yes none
+emit_shape attn_f16_d192v64_causal_br f16 192 64 yes causal_br
+emit_shape attn_f16_d192_none f16 192 192 yes none
 cat "$out/compile_times.txt"
