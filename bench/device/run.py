@@ -533,11 +533,16 @@ def memory(kernel, meta, device):
                      "peak_growth": after - before,
                      "device_free_drop": free_before - free_after})
         del q, k, v, o, lse
-    # Linear growth: allocated bytes per token stay constant.
+    # Linear growth: what is allocated is the inputs and outputs (linear in
+    # N), up to the caching allocator rounding each tensor up (to 2 MiB for
+    # large ones; with H = 10 at D = 192 that is visible per token), and the
+    # launch itself allocates nothing (no_extra_allocation).
     per_token = [r["allocated_over_baseline"] / r["N"] for r in recs]
+    rounding = 2 * 1024 * 1024 * 5
     summary = {"points": recs,
                "bytes_per_token": per_token,
-               "linear": max(per_token) <= 1.01 * min(per_token),
+               "linear": all(0 <= r["allocated_over_baseline"] - r["io_bytes"]
+                             <= rounding for r in recs),
                "no_extra_allocation": all(r["peak_growth"] == 0 for r in recs)}
     return summary
 

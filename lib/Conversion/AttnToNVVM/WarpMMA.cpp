@@ -6,6 +6,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -132,16 +133,22 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
     Value dst = gep(b, smemBase, b.getI8Type(),
                     arith::AddIOp::create(b, dstOffset,
                                           i32(smemOffset + rowBytes)));
+    Value bytes = arith::SelectOp::create(b, valid, i32(16), i32(0));
     if (rowsPerPass * (i + 1) > rows) {
-      // A last, partial pass: threads past the tile copy nothing.
+      // A last, partial pass (rows not a multiple of P, e.g. P = 5 for
+      // 192-wide rows): threads past the tile issue no copy at all. (Any
+      // copy writes its 16 bytes, zeros with src-size 0, so they must not
+      // be pointed anywhere inside the tile.)
       Value inTile = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
                                            rowInTile,
                                            i32(rows - rowsPerPass * i));
-      valid = arith::AndIOp::create(b, valid, inTile);
-      dst = arith::SelectOp::create(
-          b, inTile, dst, gep(b, smemBase, b.getI8Type(), i32(smemOffset)));
+      auto ifOp = scf::IfOp::create(b, inTile, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      NVVM::CpAsyncOp::create(b, dst, src, 16,
+                              NVVM::LoadCacheModifierKind::CG, bytes);
+      continue;
     }
-    Value bytes = arith::SelectOp::create(b, valid, i32(16), i32(0));
     NVVM::CpAsyncOp::create(b, dst, src, 16, NVVM::LoadCacheModifierKind::CG,
                             bytes);
   }
