@@ -15,10 +15,12 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     chips are refused; the CPU's empty one gets the sm_90a choice): 4 warps,
     and with `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for
     `Dmax <= 64`; for `Dmax <= 128`, `128 x 64` blocks, 2 stages and
-    `lazy_rescale`, with, under a mask, the `reverse_kv` / `loop_local_ids`
-    combination that keeps that mask's kernel free of spills on the chip;
-    `64 x 64` and 1 stage above. `block_m = 128` gives each warp two 16-row
-    m-tiles.
+    `lazy_rescale`, with the `reverse_kv` / `loop_local_ids` combination
+    that keeps the kernel free of spills on the chip (it depends on the
+    mask and on the LSE output), except `128 x 32` for windows and
+    `64 x 64` for `D != Dv`; `64 x 64` and 1 stage above (`64 x 32` for
+    192 paired with a smaller head dim). `block_m = 128` gives each warp
+    two 16-row m-tiles.
 
     ```mlir
     // Before: causal, D = Dv = 128
