@@ -139,6 +139,17 @@ func.func @head_dim_192_64(%q: memref<?x?x?x192xf16>, %v: memref<?x?x?x64xf16>) 
   return
 }
 
+// D > 128 with a window: one masked K/V loop (split_kv = false), for
+// compile time.
+// CHECK-LABEL: func.func @head_dim_256_window
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1, split_kv = false>
+func.func @head_dim_256_window(%q: memref<?x?x?x256xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
+                 outs(%q : memref<?x?x?x256xf16>) {mask = #attn.mask<window, bottom_right, left = 256, right = 0>}
+  return
+}
+
 // An unknown chip is refused.
 // RUN: not attn-opt %s '--attn-default-config=chip=sm_86' 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: attn-default-config: no defaults for chip 'sm_86' (known: sm_80, sm_90, sm_90a; empty for the CPU)

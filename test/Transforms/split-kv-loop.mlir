@@ -310,3 +310,36 @@ func.func @mask_tile_wider_than_block(%s: tensor<64x64xf32>, %row0: index, %nq: 
   }
   return %r : tensor<64x64xf32>
 }
+
+// A program configured with split_kv = false keeps its one masked loop.
+// CHECK-LABEL: func.func @not_split
+// CHECK: attn.kv_range visible
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: scf.for
+// CHECK: attn.mask
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @not_split(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %gm: index, %gbh: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m0 = arith.constant dense<0.0> : tensor<64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  attn.program (%m, %bh) in (%gm, %gbh)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1, split_kv = false>} {
+    %row0 = arith.muli %m, %c64 : index
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<window, top_left, left = 8, right = 0>}
+    %r = scf.for %j = %lo to %hi step %c1 iter_args(%s = %m0) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<window, top_left, left = 8, right = 0>} : tensor<64x64xf32>
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    attn.store %r, %kbuf[%row0, %c0] : tensor<64xf32>, memref<?x16xf32>
+  }
+  return
+}

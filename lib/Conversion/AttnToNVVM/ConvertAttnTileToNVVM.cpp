@@ -97,6 +97,7 @@ static LogicalResult lowerFunction(func::FuncOp func, ProgramOp program,
   launch.append("lazy_rescale", mb.getBoolAttr(info->lazyRescale));
   launch.append("reverse_kv", mb.getBoolAttr(info->config.getReverseKv()));
   launch.append("loop_local_ids", mb.getBoolAttr(info->loopLocalIds));
+  launch.append("split_kv", mb.getBoolAttr(info->config.getSplitKv()));
   launch.append("threads", mb.getI64IntegerAttr(threads));
   launch.append("shared_bytes", mb.getI64IntegerAttr(info->smemBytes()));
   launch.append("head_dim", mb.getI64IntegerAttr(info->d));

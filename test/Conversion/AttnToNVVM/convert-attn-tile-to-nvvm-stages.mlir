@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: gpu.func @staged
 // CHECK-SAME: lazy_rescale = true
-// CHECK-SAME: shared_bytes = 65536 : i64, stages = 3 : i64
+// CHECK-SAME: shared_bytes = 65536 : i64, split_kv = true, stages = 3 : i64
 // The Q tile, then the first stages - 1 = 2 blocks, one commit group each
 // (a block past the visible range copies nothing but still commits).
 // CHECK: nvvm.cp.async.commit.group

@@ -11,7 +11,7 @@
 // CHECK: gpu.func @causal(%{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: i64
 // CHECK-SAME: kernel
 // CHECK-SAME: attn.launch = {block_m = 128 : i64, block_n = 64 : i64, element_type = f16, has_lse = true, head_dim = 64 : i64, lazy_rescale = false, loop_local_ids = false, mask = #attn.mask<causal, top_left>, reverse_kv = false
-// CHECK-SAME: shared_bytes = 32768 : i64, stages = 1 : i64, threads = 128 : i64, value_head_dim = 64 : i64, warps = 4 : i64}
+// CHECK-SAME: shared_bytes = 32768 : i64, split_kv = true, stages = 1 : i64, threads = 128 : i64, value_head_dim = 64 : i64, warps = 4 : i64}
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: %[[SMEM:.+]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
 // The Q block: cp.async of 16-byte chunks, zero-filled past Nq.

@@ -27,9 +27,9 @@ TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
   int64_t d = std::max(headDim, valueHeadDim);
   auto get = [&](int64_t blockM, int64_t blockN, int64_t stages,
                  bool lazyRescale = false, bool reverseKV = false,
-                 bool loopLocalIds = false) {
+                 bool loopLocalIds = false, bool splitKV = true) {
     return TileConfigAttr::get(ctx, blockM, blockN, /*warps=*/4, stages,
-                               lazyRescale, reverseKV, loopLocalIds);
+                               lazyRescale, reverseKV, loopLocalIds, splitKV);
   };
   if (ShapedType::isDynamic(headDim) || ShapedType::isDynamic(valueHeadDim))
     return get(64, 64, 2); // attn-tile refuses dynamic head dims anyway
@@ -42,7 +42,12 @@ TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
     bool narrow = headDim != valueHeadDim &&
                   std::min(headDim, valueHeadDim) < 192 &&
                   (headDim == 192 || valueHeadDim == 192);
-    return narrow ? get(64, 32, 1) : get(64, 64, 1);
+    // Windows keep one masked loop: three copies of a D > 128 loop (head,
+    // unmasked middle, tail) took ptxas 1.5-2.1 s, one 0.6 s (attn-compile,
+    // f16 D = 256); the masks cost little next to D = 256 products.
+    bool split = mask.getKind() != MaskKind::Window;
+    return narrow ? get(64, 32, 1, false, false, false, split)
+                  : get(64, 64, 1, false, false, false, split);
   }
   // 64 < Dmax <= 128. The kernels below use all 255 registers, and whether
   // ptxas spills a few values kept across the K/V loops depends on the

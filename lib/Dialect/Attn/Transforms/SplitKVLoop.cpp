@@ -109,6 +109,11 @@ struct AttnSplitKVLoopPass
   void runOnOperation() override {
     SmallVector<std::pair<scf::ForOp, KVRangeOp>> loops;
     getOperation()->walk([&](scf::ForOp loop) {
+      // A program whose tile configuration says split_kv = false keeps
+      // every block masked.
+      if (auto program = loop->getParentOfType<ProgramOp>())
+        if (program.getConfig() && !program.getConfig()->getSplitKv())
+          return;
       if (KVRangeOp range = getSplittableRange(loop))
         loops.push_back({loop, range});
     });

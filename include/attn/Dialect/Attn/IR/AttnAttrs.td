@@ -98,7 +98,11 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     derive its thread-, lane- and warp-dependent offsets afresh instead of
     sharing them with the other loops, so that none of them is kept live
     across a loop that does not use it (a few integer operations per block
-    for registers; see docs/gpu-kernels.md). The last two exist for
+    for registers; see docs/gpu-kernels.md). `split_kv = false` (default
+    true) keeps every K/V block of a program masked: `attn-split-kv-loop`
+    leaves its loop alone (one loop instead of three, for compile time:
+    ptxas takes about 2.5x as long for three copies of a D = 256 loop). The
+    two before it exist for
     register allocation at the 255-register limit: which combination keeps a
     kernel free of spills differs by mask and target (docs/perf-log.md).
     The `attn-default-config` pass fills the
@@ -120,14 +124,15 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     "int64_t":$stages,
     DefaultValuedParameter<"bool", "false">:$lazy_rescale,
     DefaultValuedParameter<"bool", "false">:$reverse_kv,
-    DefaultValuedParameter<"bool", "false">:$loop_local_ids
+    DefaultValuedParameter<"bool", "false">:$loop_local_ids,
+    DefaultValuedParameter<"bool", "true">:$split_kv
   );
   let builders = [
     AttrBuilder<(ins "int64_t":$block_m, "int64_t":$block_n,
                      "int64_t":$warps, "int64_t":$stages), [{
       return $_get($_ctxt, block_m, block_n, warps, stages,
                    /*lazy_rescale=*/false, /*reverse_kv=*/false,
-                   /*loop_local_ids=*/false);
+                   /*loop_local_ids=*/false, /*split_kv=*/true);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -96,7 +96,9 @@ def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
     of one `attn.kv_range visible`, its step is the constant 1, and its body
     applies at least one `attn.mask`, each with the kv_range's `mask`
     attribute and its `row_start`, `num_queries` and `num_keys` operands.
-    Other loops are left alone. Each loop found becomes three consecutive
+    Other loops are left alone, and so are the loops of an `attn.program`
+    whose tile configuration has `split_kv = false`. Each loop found becomes
+    three consecutive
     loops over `[lo, a)`, `[a, b)` and `[b, hi)`, where `[a, b)` is the
     `attn.kv_range unmasked` range clamped into `[lo, hi)`. The middle loop
     drops its `attn.mask`: its blocks are wholly visible and in bounds.
