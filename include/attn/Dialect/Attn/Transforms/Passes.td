@@ -19,7 +19,7 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     that keeps the kernel free of spills on the chip (it depends on the
     mask and on the LSE output), except `128 x 32` for windows and
     `64 x 64` for `D != Dv`; `64 x 64` and 1 stage above (`64 x 32` for
-    192 paired with a smaller head dim). `block_m = 128` gives each warp
+    192 paired with a smaller head dim; windows with `split_kv = false`). `block_m = 128` gives each warp
     two 16-row m-tiles.
 
     ```mlir
