@@ -98,16 +98,15 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     derive its thread-, lane- and warp-dependent offsets afresh instead of
     sharing them with the other loops, so that none of them is kept live
     across a loop that does not use it (a few integer operations per block
-    for registers; see docs/gpu-kernels.md). `split_kv = false` (default
-    true) keeps every K/V block of a program masked: `attn-split-kv-loop`
-    leaves its loop alone (one loop instead of three, for compile time:
-    ptxas takes about 2.5x as long for three copies of a D = 256 loop). The
-    two before it exist for
-    register allocation at the 255-register limit: which combination keeps a
-    kernel free of spills differs by mask and target (docs/perf-log.md).
-    The `attn-default-config` pass fills the
-    attribute in from measured defaults when an `attn.attention` op carries
-    none; autotuning passes write it too. None of these change the result
+    for registers; see docs/gpu-kernels.md). These two exist for register
+    allocation at the 255-register limit: which combination keeps a kernel
+    free of spills differs by mask and target (docs/perf-log.md).
+    `split_kv = false` (default true) keeps every K/V block of a program
+    masked: `attn-split-kv-loop` leaves its loop alone (one loop instead of
+    three, for compile time: ptxas takes about 2.5x as long for three copies
+    of a D = 256 loop). The `attn-default-config` pass fills the attribute
+    in from measured defaults when an `attn.attention` op carries none;
+    autotuning passes write it too. None of these change the result
     beyond rounding (`reverse_kv` sums the blocks in another order).
 
     ```mlir
