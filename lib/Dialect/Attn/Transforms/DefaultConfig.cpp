@@ -46,8 +46,8 @@ TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
     // unmasked middle, tail) took ptxas 1.5-2.1 s, one 0.6 s (attn-compile,
     // f16 D = 256); the masks cost little next to D = 256 products.
     bool split = mask.getKind() != MaskKind::Window;
-    return narrow ? get(64, 32, 1, false, false, false, split)
-                  : get(64, 64, 1, false, false, false, split);
+    return get(64, narrow ? 32 : 64, 1, /*lazyRescale=*/false,
+               /*reverseKV=*/false, /*loopLocalIds=*/false, split);
   }
   // 64 < Dmax <= 128. The kernels below use all 255 registers, and whether
   // ptxas spills a few values kept across the K/V loops depends on the
