@@ -4,11 +4,12 @@
 # per line from stdin:
 #   NAME DTYPE D MASK CONFIG...
 # MASK is none, causal_br, causal_tl or window_br (left = 256, right = 0);
-# CONFIG is the body of #attn.tile_config<...>. Prints ptxas's register and
+# CONFIG is the body of #attn.tile_config<...>, optionally followed by `;`
+# and the body of #attn.gpu_config<...>. Prints ptxas's register and
 # spill report per kernel. Then, on the device:
 #   ATTN_ARTIFACTS=DIR bash bench/device/device_run.sh COMMIT --no-isolate
 # usage: bench/device/build_variants.sh DIR [CHIP] < variants.txt
-# e.g.   echo "x_f16_d128 f16 128 none block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true" |
+# e.g.   echo "x_f16_d128 f16 128 none block_m = 128, block_n = 64, warps = 4, stages = 2; lazy_rescale = true" |
 #          bench/device/build_variants.sh .device/tune
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,13 +27,16 @@ while read -r name dt d mask cfg; do
     window_br) m=", mask = #attn.mask<window, bottom_right, left = 256, right = 0>" ;;
     *) echo "unknown mask '$mask'" >&2; exit 2 ;;
   esac
+  tiles=${cfg%%;*}
+  gpu=""
+  [ "$tiles" != "$cfg" ] && gpu=", gpu_config = #attn.gpu_config<${cfg#*;}>"
   src="$out/src/$name.mlir"
   cat > "$src" <<MLIR
 func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
                  %v: memref<?x?x?x${d}x${dt}>, %o: memref<?x?x?x${d}x${dt}>,
                  %lse: memref<?x?x?xf32>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>)
-                 outs(%o, %lse : memref<?x?x?x${d}x${dt}>, memref<?x?x?xf32>) {config = #attn.tile_config<$cfg>$m}
+                 outs(%o, %lse : memref<?x?x?x${d}x${dt}>, memref<?x?x?xf32>) {config = #attn.tile_config<$tiles>$gpu$m}
   return
 }
 MLIR

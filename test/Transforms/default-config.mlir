@@ -1,4 +1,4 @@
-// RUN: attn-opt %s --attn-default-config | FileCheck %s --check-prefixes=CHECK,SM90
+// RUN: attn-opt %s --attn-default-config | FileCheck %s --check-prefixes=CHECK,CPU
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a' | FileCheck %s --check-prefixes=CHECK,SM90
 // RUN: attn-opt %s '--attn-default-config=chip=sm_80' | FileCheck %s --check-prefixes=CHECK,SM80
 
@@ -24,8 +24,11 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // Works on tensors as well: the config is attached before bufferization.
 // CHECK-LABEL: func.func @fills_config_tensor
 // CHECK: attn.attention
-// SM90-SAME: {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>}
-// SM80-SAME: {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>}
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
+// Without a chip (the CPU) there are no GPU knobs to choose.
+// CPU-NOT: gpu_config
 func.func @fills_config_tensor(%q: tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16> {
   %r = attn.attention ins(%q, %q, %q : tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>, tensor<1x2x16x128xbf16>)
                       outs(%q : tensor<1x2x16x128xbf16>) -> tensor<1x2x16x128xbf16>
@@ -88,8 +91,9 @@ func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
 // on sm_90a, last block first on sm_80.
 // CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
 // CHECK: attn.attention
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, loop_local_ids = true>
-// SM80-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true>
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, loop_local_ids = true>
+// SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -99,8 +103,9 @@ func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
 // D = 128, top-left causal: last block first; per-loop thread ids on sm_90a.
 // CHECK-LABEL: func.func @head_dim_128_causal_top_left
 // CHECK: attn.attention
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
-// SM80-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true>
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
@@ -111,8 +116,9 @@ func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
 // the reverse order and per-loop ids to stay free of spills.
 // CHECK-LABEL: func.func @head_dim_128_no_lse
 // CHECK: attn.attention
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
-// SM80-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
+// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>)

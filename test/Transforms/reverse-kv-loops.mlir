@@ -49,7 +49,9 @@ func.func @chain(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %row0: index, %
                  %m0: tensor<64xf32>, %l0: tensor<64xf32>, %a0: tensor<64x16xf32>,
                  %out: memref<?xf32>, %gm: index, %gbh: index) {
   attn.program (%pm, %pbh) in (%gm, %gbh)
-      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2, reverse_kv = true>} {
+      buffers(k = %kbuf : memref<?x16xf32>, lse = %out : memref<?xf32>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<reverse_kv = true>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -83,7 +85,9 @@ func.func @single(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %n: index,
                   %m0: tensor<64xf32>, %l0: tensor<64xf32>, %a0: tensor<64x16xf32>,
                   %out: memref<?xf32>, %gm: index, %gbh: index) {
   attn.program (%pm, %pbh) in (%gm, %gbh)
-      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2, reverse_kv = true>} {
+      buffers(k = %kbuf : memref<?x16xf32>, lse = %out : memref<?xf32>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<reverse_kv = true>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -112,6 +116,7 @@ func.func @forward(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %n: index,
                    %m0: tensor<64xf32>, %l0: tensor<64xf32>, %a0: tensor<64x16xf32>,
                    %out: memref<?xf32>, %gm: index, %gbh: index) {
   attn.program (%pm, %pbh) in (%gm, %gbh)
+      buffers(k = %kbuf : memref<?x16xf32>, lse = %out : memref<?xf32>)
       attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -157,7 +162,9 @@ func.func @extra_state(%q: tensor<64x16xf32>, %kbuf: memref<?x16xf32>, %n: index
                        %m0: tensor<64xf32>, %l0: tensor<64xf32>, %a0: tensor<64x16xf32>,
                        %out: memref<?xf32>, %gm: index, %gbh: index) {
   attn.program (%pm, %pbh) in (%gm, %gbh)
-      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2, reverse_kv = true>} {
+      buffers(k = %kbuf : memref<?x16xf32>, lse = %out : memref<?xf32>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<reverse_kv = true>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index

@@ -85,7 +85,7 @@ func.func @in_program(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %gm: inde
   %c64 = arith.constant 64 : index
   %m0 = arith.constant dense<0.0> : tensor<64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  attn.program (%m, %bh) in (%gm, %gbh) {
+  attn.program (%m, %bh) in (%gm, %gbh) buffers(k = %kbuf : memref<?x16xf32>) {
     %row0 = arith.muli %m, %c64 : index
     %lo, %hi = attn.kv_range visible %row0, %nq, %nk
         {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>}
@@ -325,7 +325,7 @@ func.func @not_split(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %gm: index
   %c64 = arith.constant 64 : index
   %m0 = arith.constant dense<0.0> : tensor<64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  attn.program (%m, %bh) in (%gm, %gbh)
+  attn.program (%m, %bh) in (%gm, %gbh) buffers(k = %kbuf : memref<?x16xf32>)
       attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1, split_kv = false>} {
     %row0 = arith.muli %m, %c64 : index
     %lo, %hi = attn.kv_range visible %row0, %nq, %nk

@@ -26,6 +26,8 @@
 // CHECK-DAG: %[[GBH:.+]] = arith.muli %[[B]], %[[HQ]] : index
 // CHECK-DAG: %[[GROUP:.+]] = arith.divui %[[HQ]], %[[HKV]] : index
 // CHECK: attn.program (%[[M:[a-zA-Z0-9_]+]], %[[BH:[a-zA-Z0-9_]+]]) in (%[[GM]], %[[GBH]])
+// The buffers and their roles, which a kernel takes as its arguments.
+// CHECK-NEXT: buffers(q = %[[Q]] : memref<?x8x?x64xf16>, k = %[[K]] : memref<?x2x?x64xf16>, v = %[[V]] : memref<?x2x?x16xf16>, o = %[[O]] : memref<?x8x?x16xf16>, lse = %[[L]] : memref<?x8x?xf32>)
 // CHECK-SAME: attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>}
 //
 // Program ids to batch, query head, K/V head (h / (Hq / Hkv)) and first row;
@@ -82,6 +84,7 @@ func.func @gqa_f16(%q: memref<?x8x?x64xf16>, %k: memref<?x2x?x64xf16>, %v: memre
 // CHECK-SAME: %[[O:[a-zA-Z0-9_]+]]: memref<1x4x10x16xf32>
 // CHECK-NOT: cf.assert
 // CHECK: attn.program (%[[MS:[a-zA-Z0-9_]+]],
+// CHECK-NEXT: buffers(q = %[[Q]] : memref<1x4x10x16xf32>, k = %[[Q]] : memref<1x4x10x16xf32>, v = %[[Q]] : memref<1x4x10x16xf32>, o = %[[O]] : memref<1x4x10x16xf32>)
 // CHECK-SAME: attributes {config = #attn.tile_config<block_m = 16, block_n = 16, warps = 1, stages = 1>}
 // Without a right bound every query block sees the same keys: ids in order.
 // CHECK-NOT: arith.subi

@@ -95,7 +95,7 @@ static LogicalResult lowerFunction(func::FuncOp func, ProgramOp program,
   launch.append("warps", mb.getI64IntegerAttr(info->warps));
   launch.append("stages", mb.getI64IntegerAttr(info->config.getStages()));
   launch.append("lazy_rescale", mb.getBoolAttr(info->lazyRescale));
-  launch.append("reverse_kv", mb.getBoolAttr(info->config.getReverseKv()));
+  launch.append("reverse_kv", mb.getBoolAttr(info->gpuConfig.getReverseKv()));
   launch.append("loop_local_ids", mb.getBoolAttr(info->loopLocalIds));
   launch.append("split_kv", mb.getBoolAttr(info->config.getSplitKv()));
   launch.append("threads", mb.getI64IntegerAttr(threads));

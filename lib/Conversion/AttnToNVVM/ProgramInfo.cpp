@@ -30,8 +30,15 @@ FailureOr<ProgramInfo> sm80::analyzeProgram(ProgramOp program,
   info.blockN = info.config.getBlockN();
   info.warps = info.config.getWarps();
   info.stages = info.config.getStages();
-  info.lazyRescale = info.config.getLazyRescale();
-  info.loopLocalIds = info.config.getLoopLocalIds();
+  info.gpuConfig = program.getGpuConfigOrDefault();
+  info.lazyRescale = info.gpuConfig.getLazyRescale();
+  info.loopLocalIds = info.gpuConfig.getLoopLocalIds();
+  if (program.getBuffer(BufferRole::Bias) ||
+      program.getBuffer(BufferRole::AlibiSlopes))
+    return fail("this lowering takes q, k, v, o and lse buffers only");
+  for (int r = Q; r <= LSE; ++r)
+    info.buffers[r] = program.getBuffer(static_cast<BufferRole>(r));
+  info.hasLse = bool(info.buffers[LSE]);
 
   // Roles of the buffers, from how they are used.
   bool bad = false;
@@ -44,9 +51,8 @@ FailureOr<ProgramInfo> sm80::analyzeProgram(ProgramOp program,
         });
         role = feedsScores ? K : V;
       }
-      if (info.buffers[role] && info.buffers[role] != load.getSource())
+      if (info.buffers[role] != load.getSource())
         bad = true;
-      info.buffers[role] = load.getSource();
       int64_t cols = load.getType().getDimSize(1);
       if (role == Q || role == K)
         info.d = cols;
@@ -55,8 +61,8 @@ FailureOr<ProgramInfo> sm80::analyzeProgram(ProgramOp program,
       info.elt = load.getType().getElementType();
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       Role role = store.getValue().getType().getRank() == 2 ? O : LSE;
-      info.buffers[role] = store.getDest();
-      info.hasLse |= role == LSE;
+      if (info.buffers[role] != store.getDest())
+        bad = true;
     } else if (auto range = dyn_cast<KVRangeOp>(op)) {
       info.mask = range.getMask();
     } else if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op)) {
@@ -64,7 +70,8 @@ FailureOr<ProgramInfo> sm80::analyzeProgram(ProgramOp program,
     }
   });
   if (bad)
-    return fail("one role (Q, K or V) is loaded from two buffers");
+    return fail("its loads and stores are not those of the q, k, v, o and "
+                "lse buffers as attn-tile builds them");
   for (int r = Q; r <= O; ++r)
     if (!info.buffers[r])
       return fail(Twine("no ") + kRoleNames[r] +

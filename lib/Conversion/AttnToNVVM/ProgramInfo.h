@@ -22,6 +22,7 @@ enum Role { Q = 0, K, V, O, LSE, NumRoles };
 struct ProgramInfo {
   ProgramOp program;
   TileConfigAttr config;
+  GpuConfigAttr gpuConfig;
   int64_t blockM = 0, blockN = 0, warps = 0, d = 0, dv = 0;
   /// K/V blocks in flight: 1 is one K and one V buffer (K of the next block
   /// copied behind the scores); s > 1 is s K/V buffer pairs with blocks

@@ -43,7 +43,7 @@ func.func @attention_on_tensors_left(%t: tensor<1x1x64x64xf32>) -> tensor<1x1x64
 func.func @in_program(%gm: index, %gbh: index, %acc: tensor<64x16xf32>, %m: tensor<64xf32>,
                       %out: memref<?x16xf32>) {
   %c0 = arith.constant 0 : index
-  attn.program (%pm, %pbh) in (%gm, %gbh) {
+  attn.program (%pm, %pbh) in (%gm, %gbh) buffers(o = %out : memref<?x16xf32>) {
     // expected-error @+1 {{'attn.finalize' op has no CPU lowering; run attn-decompose-online-softmax first}}
     %o, %lse = attn.finalize %acc, %m, %m : tensor<64x16xf32>, tensor<64xf32>
     attn.store %o, %out[%c0, %c0] : tensor<64x16xf32>, memref<?x16xf32>

@@ -161,7 +161,7 @@ func.func @kv_range_unmasked_window(%r0: index, %nq: index, %nk: index) -> (inde
 // CHECK-NEXT: }
 // CHECK-NOT: attn.program
 func.func @program(%gm: index, %gbh: index, %buf: memref<?xindex>) {
-  attn.program (%m, %bh) in (%gm, %gbh) {
+  attn.program (%m, %bh) in (%gm, %gbh) buffers(output = %buf : memref<?xindex>) {
     %x = arith.subi %m, %bh : index
     memref.store %x, %buf[%m] : memref<?xindex>
   }

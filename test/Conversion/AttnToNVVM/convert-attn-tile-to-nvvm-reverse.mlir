@@ -48,7 +48,8 @@ func.func @reversed(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                     %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o : memref<?x?x?x64xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, reverse_kv = true, loop_local_ids = true>,
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<reverse_kv = true, loop_local_ids = true>,
                   mask = #attn.mask<window, top_left, left = 200, right = 0>}
   return
 }
@@ -69,7 +70,7 @@ func.func @reversed_one_stage(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>
                               %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o : memref<?x?x?x64xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 1, reverse_kv = true>,
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>,
                   mask = #attn.mask<causal, top_left>}
   return
 }

@@ -47,6 +47,7 @@ func.func @staged(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                   %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o : memref<?x?x?x64xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 3, lazy_rescale = true>}
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 3>,
+                  gpu_config = #attn.gpu_config<lazy_rescale = true>}
   return
 }

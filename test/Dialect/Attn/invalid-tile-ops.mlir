@@ -17,7 +17,7 @@ func.func @program_one_id(%g: index) {
 
 func.func @program_body_one_arg(%g: index) {
   // expected-error @+1 {{body must take two index program ids}}
-  "attn.program"(%g, %g) ({
+  "attn.program"(%g, %g) <{roles = []}> ({
   ^bb0(%m: index):
   }) : (index, index) -> ()
   return
@@ -27,7 +27,7 @@ func.func @program_body_one_arg(%g: index) {
 
 func.func @program_body_arg_type(%g: index) {
   // expected-error @+1 {{body must take two index program ids}}
-  "attn.program"(%g, %g) ({
+  "attn.program"(%g, %g) <{roles = []}> ({
   ^bb0(%m: index, %bh: i32):
   }) : (index, index) -> ()
   return
@@ -37,8 +37,47 @@ func.func @program_body_arg_type(%g: index) {
 
 func.func @program_no_block(%g: index) {
   // expected-error @+1 {{region #0 ('body') failed to verify constraint: region with 1 blocks}}
-  "attn.program"(%g, %g) ({
+  "attn.program"(%g, %g) <{roles = []}> ({
   }) : (index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @program_unknown_role(%g: index, %b: memref<?xf32>) {
+  // expected-error @+1 {{unknown buffer role 'x' (expected q, k, v, o, lse, bias, alibi_slopes, input or output)}}
+  attn.program (%m, %bh) in (%g, %g) buffers(x = %b : memref<?xf32>) {
+  }
+  return
+}
+
+// -----
+
+func.func @program_role_twice(%g: index, %b: memref<?xf32>) {
+  // expected-error @+1 {{lists two buffers with role 'q'}}
+  attn.program (%m, %bh) in (%g, %g) buffers(q = %b : memref<?xf32>, q = %b : memref<?xf32>) {
+  }
+  return
+}
+
+// -----
+
+func.func @program_unlisted_buffer(%g: index, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  attn.program (%m, %bh) in (%g, %g) {
+    // expected-error @+1 {{'memref.load' op uses a memref from outside the enclosing attn.program that is not one of its buffers}}
+    %x = memref.load %b[%c0] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @program_roles_count(%g: index, %b: memref<?xf32>) {
+  // expected-error @+1 {{has 1 buffers but 0 roles}}
+  "attn.program"(%g, %g, %b) <{roles = []}> ({
+  ^bb0(%m: index, %bh: index):
+  }) : (index, index, memref<?xf32>) -> ()
   return
 }
 

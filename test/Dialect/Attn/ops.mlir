@@ -124,14 +124,21 @@ func.func @tile_config_forms(%q: memref<1x1x8x16xf32>, %o: memref<1x1x8x16xf32>)
 
 // CHECK-LABEL: func.func @program
 // CHECK-SAME: %[[GM:[a-zA-Z0-9_]+]]: index, %[[GBH:[a-zA-Z0-9_]+]]: index
-// CHECK: attn.program (%[[M:.+]], %[[BH:.+]]) in (%[[GM]], %[[GBH]]) attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>} {
+// CHECK-SAME: %[[Q:[a-zA-Z0-9_]+]]: memref<?x?x?x64xf16>, %[[KV:[a-zA-Z0-9_]+]]: memref<?x?x?x64xf16>
+// CHECK: attn.program (%[[M:.+]], %[[BH:.+]]) in (%[[GM]], %[[GBH]])
+// CHECK-NEXT: buffers(q = %[[Q]] : memref<?x?x?x64xf16>, k = %[[KV]] : memref<?x?x?x64xf16>, v = %[[KV]] : memref<?x?x?x64xf16>, o = %[[Q]] : memref<?x?x?x64xf16>)
+// CHECK-SAME: attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>, gpu_config = #attn.gpu_config<reverse_kv = true>} {
 // CHECK-NEXT: arith.addi %[[M]], %[[BH]] : index
 // CHECK-NEXT: }
 // CHECK: attn.program (%{{.+}}, %{{.+}}) in (%[[GBH]], %[[GM]]) {
 // CHECK-NEXT: }
-func.func @program(%gm: index, %gbh: index) {
+func.func @program(%gm: index, %gbh: index, %q: memref<?x?x?x64xf16>, %kv: memref<?x?x?x64xf16>) {
+  // One memref may take two roles (K and V in one buffer).
   attn.program (%m, %bh) in (%gm, %gbh)
-      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>} {
+      buffers(q = %q : memref<?x?x?x64xf16>, k = %kv : memref<?x?x?x64xf16>,
+              v = %kv : memref<?x?x?x64xf16>, o = %q : memref<?x?x?x64xf16>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<reverse_kv = true>} {
     %x = arith.addi %m, %bh : index
   }
   attn.program (%m, %bh) in (%gbh, %gm) {

@@ -10,12 +10,13 @@
 // Last K/V block first (reverse_kv), small blocks so that every query block
 // has masked and unmasked K/V blocks:
 // RUN: cat %s %S/Inputs/check-attention.mlir \
-// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1, reverse_kv = true>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1, reverse_kv = true>}/' \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>}/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
 // The configuration above reaches the op:
-// RUN: cat %s %S/Inputs/check-attention.mlir | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1, reverse_kv = true>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1, reverse_kv = true>}/' \
+// RUN: cat %s %S/Inputs/check-attention.mlir | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>}/' \
 // RUN:   | attn-opt --attn-tile | FileCheck %s --check-prefix=REV
-// REV: attn.program {{.*}}reverse_kv = true
+// REV: attn.program
+// REV-NEXT: buffers({{.*}}gpu_config = #attn.gpu_config<reverse_kv = true>
 
 func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
                      %v: memref<?x?x?x@DV@x@DT@>, %o: memref<?x?x?x@DV@x@DT@>,

@@ -101,8 +101,7 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t blockM, int64_t blockN, int64_t warps,
-                       int64_t stages, bool lazyRescale, bool reverseKV,
-                       bool loopLocalIds, bool splitKV) {
+                       int64_t stages, bool splitKV) {
   auto checkBlock = [&](StringRef name, int64_t v) -> LogicalResult {
     if (v <= 0 || v > 256 || !llvm::isPowerOf2_64(v))
       return emitError() << name << " must be a power of two in [1, 256], got "

@@ -34,12 +34,15 @@ struct AttentionOpInterface
         return failure();
       buffers.push_back(*buffer);
     }
+    // The same op on the buffers, with no results: same attributes (operand
+    // segments included), same regions.
     rewriter.setInsertionPoint(op);
-    AttentionOp::create(
-        rewriter, op->getLoc(), TypeRange(), buffers[0], buffers[1],
-        buffers[2], buffers[3], attention.getLse() ? buffers[4] : Value(),
-        attention.getScaleAttr(), attention.getMaskAttr(),
-        attention.getConfigAttr());
+    OperationState newState(op->getLoc(), op->getName());
+    newState.addOperands(buffers);
+    newState.addAttributes(op->getAttrs());
+    for (Region &region : op->getRegions())
+      newState.addRegion()->takeBody(region);
+    rewriter.create(newState);
     replaceOpWithBufferizedValues(rewriter, op,
                                   ArrayRef(buffers).drop_front(3));
     return success();

@@ -15,10 +15,20 @@ using namespace mlir::attn;
 //===----------------------------------------------------------------------===//
 
 void ProgramOp::build(OpBuilder &builder, OperationState &state, Value gridM,
-                      Value gridBH, TileConfigAttr config) {
+                      Value gridBH,
+                      ArrayRef<std::pair<BufferRole, Value>> buffers,
+                      TileConfigAttr config, GpuConfigAttr gpuConfig) {
   state.addOperands({gridM, gridBH});
+  SmallVector<Attribute> roles;
+  for (auto [role, buffer] : buffers) {
+    state.addOperands(buffer);
+    roles.push_back(BufferRoleAttr::get(builder.getContext(), role));
+  }
+  state.addAttribute(getRolesAttrName(state.name), builder.getArrayAttr(roles));
   if (config)
     state.addAttribute(getConfigAttrName(state.name), config);
+  if (gpuConfig)
+    state.addAttribute(getGpuConfigAttrName(state.name), gpuConfig);
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
@@ -26,11 +36,26 @@ void ProgramOp::build(OpBuilder &builder, OperationState &state, Value gridM,
   block->addArgument(builder.getIndexType(), state.location);
 }
 
-// attn.program (%m, %bh) in (%gm, %gbh) attributes {...} { ... }
+Value ProgramOp::getBuffer(BufferRole role) {
+  for (unsigned i = 0, e = getBuffers().size(); i < e; ++i)
+    if (getRole(i) == role)
+      return getBuffers()[i];
+  return {};
+}
+
+GpuConfigAttr ProgramOp::getGpuConfigOrDefault() {
+  if (std::optional<GpuConfigAttr> config = getGpuConfig())
+    return *config;
+  return GpuConfigAttr::get(getContext(), false, false, false);
+}
+
+// attn.program (%m, %bh) in (%gm, %gbh)
+//     buffers(q = %q : memref<...>, ...) attributes {...} { ... }
 ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument, 2> ids;
   SmallVector<OpAsmParser::UnresolvedOperand, 2> grid;
-  Type index = parser.getBuilder().getIndexType();
+  Builder &builder = parser.getBuilder();
+  Type index = builder.getIndexType();
   if (parser.parseArgumentList(ids, OpAsmParser::Delimiter::Paren) ||
       parser.parseKeyword("in") ||
       parser.parseOperandList(grid, OpAsmParser::Delimiter::Paren))
@@ -40,8 +65,33 @@ ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
            << "expected two program ids and two grid sizes";
   for (OpAsmParser::Argument &id : ids)
     id.type = index;
-  if (parser.resolveOperands(grid, index, result.operands) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parser.resolveOperands(grid, index, result.operands))
+    return failure();
+  SmallVector<Attribute> roles;
+  if (succeeded(parser.parseOptionalKeyword("buffers")) &&
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            StringRef name;
+            OpAsmParser::UnresolvedOperand operand;
+            Type type;
+            if (parser.parseKeyword(&name) || parser.parseEqual() ||
+                parser.parseOperand(operand) || parser.parseColonType(type) ||
+                parser.resolveOperand(operand, type, result.operands))
+              return failure();
+            std::optional<BufferRole> role = symbolizeBufferRole(name);
+            if (!role)
+              return parser.emitError(loc)
+                     << "unknown buffer role '" << name
+                     << "' (expected q, k, v, o, lse, bias, alibi_slopes, "
+                        "input or output)";
+            roles.push_back(BufferRoleAttr::get(builder.getContext(), *role));
+            return success();
+          }))
+    return failure();
+  result.addAttribute(getRolesAttrName(result.name),
+                      builder.getArrayAttr(roles));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, ids))
@@ -54,9 +104,38 @@ ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
 void ProgramOp::print(OpAsmPrinter &p) {
   p << " (" << getBlockIdM() << ", " << getBlockIdBH() << ") in ("
     << getGridM() << ", " << getGridBh() << ")";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  if (!getBuffers().empty()) {
+    p.printNewline();
+    p << "    buffers(";
+    for (unsigned i = 0, e = getBuffers().size(); i < e; ++i) {
+      if (i)
+        p << ", ";
+      Value buffer = getBuffers()[i];
+      p << stringifyBufferRole(getRole(i)) << " = " << buffer << " : "
+        << buffer.getType();
+    }
+    p << ")";
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getRolesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult ProgramOp::verify() {
+  if (getRoles().size() != getBuffers().size())
+    return emitOpError() << "has " << getBuffers().size() << " buffers but "
+                         << getRoles().size() << " roles";
+  // Each named role at most once (a kernel built from the program takes
+  // one argument per role; the GPU lowering also needs q, k, v and o);
+  // `input` and `output` are any further buffers, in order.
+  llvm::SmallDenseSet<unsigned> seen;
+  for (unsigned i = 0, e = getBuffers().size(); i < e; ++i)
+    if (getRole(i) != BufferRole::Input && getRole(i) != BufferRole::Output &&
+        !seen.insert(static_cast<unsigned>(getRole(i))).second)
+      return emitOpError() << "lists two buffers with role '"
+                           << stringifyBufferRole(getRole(i)) << "'";
+  return success();
 }
 
 LogicalResult ProgramOp::verifyRegions() {
@@ -65,7 +144,24 @@ LogicalResult ProgramOp::verifyRegions() {
       !llvm::all_of(block.getArgumentTypes(),
                     [](Type t) { return t.isIndex(); }))
     return emitOpError() << "body must take two index program ids";
-  return success();
+  // Every memref from above that the body touches is a listed buffer: the
+  // roles are what a lowering passes as which kernel argument.
+  llvm::SmallPtrSet<Value, 8> listed(getBuffers().begin(),
+                                     getBuffers().end());
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()) || listed.contains(operand))
+        continue;
+      Region *defRegion = operand.getParentRegion();
+      if (getBody().isAncestor(defRegion))
+        continue;
+      op->emitOpError() << "uses a memref from outside the enclosing "
+                           "attn.program that is not one of its buffers";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//

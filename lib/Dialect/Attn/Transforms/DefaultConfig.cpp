@@ -14,11 +14,9 @@ namespace attn {
 using namespace mlir;
 using namespace mlir::attn;
 
-TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
-                                                int64_t headDim,
-                                                int64_t valueHeadDim,
-                                                MaskAttr mask, bool hasLse,
-                                                StringRef chip) {
+DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
+                                           int64_t valueHeadDim, MaskAttr mask,
+                                           bool hasLse, StringRef chip) {
   // Measured on the H200 (docs/perf-log.md), among configurations that
   // ptxas assembles without spills for the chip (checked in CI by
   // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
@@ -28,8 +26,9 @@ TileConfigAttr mlir::attn::getDefaultTileConfig(MLIRContext *ctx,
   auto get = [&](int64_t blockM, int64_t blockN, int64_t stages,
                  bool lazyRescale = false, bool reverseKV = false,
                  bool loopLocalIds = false, bool splitKV = true) {
-    return TileConfigAttr::get(ctx, blockM, blockN, /*warps=*/4, stages,
-                               lazyRescale, reverseKV, loopLocalIds, splitKV);
+    return DefaultConfig{
+        TileConfigAttr::get(ctx, blockM, blockN, /*warps=*/4, stages, splitKV),
+        GpuConfigAttr::get(ctx, lazyRescale, reverseKV, loopLocalIds)};
   };
   if (ShapedType::isDynamic(headDim) || ShapedType::isDynamic(valueHeadDim))
     return get(64, 64, 2); // attn-tile refuses dynamic head dims anyway
@@ -92,12 +91,18 @@ struct AttnDefaultConfigPass
       return signalPassFailure();
     }
     getOperation()->walk([&](AttentionOp op) {
+      // A configuration already there (a user's or an autotuner's) wins;
+      // the GPU knobs are only chosen for the tiles chosen here, and only
+      // for a GPU target.
       if (op.getConfig())
         return;
-      op.setConfigAttr(getDefaultTileConfig(
+      DefaultConfig config = getDefaultConfig(
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),
-          /*hasLse=*/bool(op.getLse()), chip));
+          /*hasLse=*/bool(op.getLse()), chip);
+      op.setConfigAttr(config.tiles);
+      if (!chip.empty() && !op.getGpuConfig())
+        op.setGpuConfigAttr(config.gpu);
     });
   }
 };

@@ -123,8 +123,7 @@ struct AttnReverseKVLoopsPass
       if (taken.contains(loop) || !isKVLoop(loop))
         return;
       auto program = loop->getParentOfType<ProgramOp>();
-      if (!program || !program.getConfig() ||
-          !program.getConfig()->getReverseKv())
+      if (!program || !program.getGpuConfigOrDefault().getReverseKv())
         return;
       SmallVector<scf::ForOp> chain{loop};
       while (auto next =

@@ -149,7 +149,13 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   Value gridM = arith::CeilDivUIOp::create(b, nq, blockM);
   Value gridBH = arith::MulIOp::create(b, batch, hq);
   Value group = arith::DivUIOp::create(b, hq, hkv);
-  auto program = ProgramOp::create(b, gridM, gridBH, config);
+  SmallVector<std::pair<BufferRole, Value>> buffers = {
+      {BufferRole::Q, q}, {BufferRole::K, k}, {BufferRole::V, v},
+      {BufferRole::O, o}};
+  if (lse)
+    buffers.push_back({BufferRole::LSE, lse});
+  auto program = ProgramOp::create(b, gridM, gridBH, buffers, config,
+                                   op.getGpuConfigAttr());
 
   // Step 3: program ids to indices; the query block; the softmax state.
   b.setInsertionPointToStart(&program.getBody().front());

@@ -38,6 +38,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     * `scale` defaults to `1/sqrt(D)`.
     * `mask` is an `#attn.mask` (default `#attn.mask<none>`).
     * `config` is an `#attn.tile_config`; absent, `attn-default-config` picks one.
+    * `gpu_config` is an `#attn.gpu_config` (register knobs of the GPU
+      lowering); `attn-default-config{chip=...}` picks one for GPU targets.
 
     A row that sees no key (possible with bottom-right causal masks when
     `Nq > Nk`, or with windows) has output 0 and log-sum-exp `-inf`.
@@ -67,7 +69,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     Optional<Attn_RankedTensorOrMemRef>:$lse,
     OptionalAttr<F64Attr>:$scale,
     OptionalAttr<Attn_MaskAttr>:$mask,
-    OptionalAttr<Attn_TileConfigAttr>:$config
+    OptionalAttr<Attn_TileConfigAttr>:$config,
+    OptionalAttr<Attn_GpuConfigAttr>:$gpu_config
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
 

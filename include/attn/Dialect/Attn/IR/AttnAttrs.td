@@ -81,39 +81,25 @@ def Attn_MaskAttr : Attn_Attr<"Mask", "mask"> {
 }
 
 def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
-  let summary = "Tile sizes and launch parameters of an attention kernel";
+  let summary = "Tile sizes of an attention program";
   let description = [{
     `block_m` query rows and `block_n` key rows per tile, `warps` per
     program (GPU targets), and `stages` of K/V blocks in flight (GPU
-    targets: 1 is one K and one V buffer with the next K copied behind the
-    scores; s > 1 is s buffer pairs, blocks j + 1 .. j + s - 1 in flight
-    while block j is computed). `lazy_rescale` (GPU targets, default false)
-    skips the rescaling of the output accumulator for a block in which no
-    row of a warp has a new maximum (exact: the factor is then 1); it trades
-    the multiplies for a warp vote and a branch, which also changes how
-    ptxas schedules the block. `reverse_kv` (default false) visits the K/V
-    blocks of each query block last to first (`attn-reverse-kv-loops`):
-    with a causal mask the masked blocks at the diagonal come first.
-    `loop_local_ids` (GPU targets, default false) makes every K/V loop
-    derive its thread-, lane- and warp-dependent offsets afresh instead of
-    sharing them with the other loops, so that none of them is kept live
-    across a loop that does not use it (a few integer operations per block
-    for registers; see docs/gpu-kernels.md). These two exist for register
-    allocation at the 255-register limit: which combination keeps a kernel
-    free of spills differs by mask and target (docs/perf-log.md).
+    targets, read by `attn-pipeline`: 1 is one K and one V buffer with the
+    next K copied behind the scores; s > 1 is s buffer pairs, blocks
+    j + 1 .. j + s - 1 in flight while block j is computed).
     `split_kv = false` (default true) keeps every K/V block of a program
     masked: `attn-split-kv-loop` leaves its loop alone (one loop instead of
     three, for compile time: ptxas takes about 2.5x as long for three copies
     of a D = 256 loop). The `attn-default-config` pass fills the attribute
     in from measured defaults when an `attn.attention` op carries none;
     autotuning passes write it too. None of these change the result
-    beyond rounding (`reverse_kv` sums the blocks in another order).
+    beyond rounding. How a GPU lowering spends registers is a separate
+    attribute, `#attn.gpu_config`.
 
     ```mlir
     #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
-    #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true>
-    #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2, lazy_rescale = true,
-                      reverse_kv = true, loop_local_ids = true>
+    #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1, split_kv = false>
     ```
   }];
   let parameters = (ins
@@ -121,22 +107,73 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
     "int64_t":$block_n,
     "int64_t":$warps,
     "int64_t":$stages,
-    DefaultValuedParameter<"bool", "false">:$lazy_rescale,
-    DefaultValuedParameter<"bool", "false">:$reverse_kv,
-    DefaultValuedParameter<"bool", "false">:$loop_local_ids,
     DefaultValuedParameter<"bool", "true">:$split_kv
   );
   let builders = [
     AttrBuilder<(ins "int64_t":$block_m, "int64_t":$block_n,
                      "int64_t":$warps, "int64_t":$stages), [{
       return $_get($_ctxt, block_m, block_n, warps, stages,
-                   /*lazy_rescale=*/false, /*reverse_kv=*/false,
-                   /*loop_local_ids=*/false, /*split_kv=*/true);
+                   /*split_kv=*/true);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
+
+def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
+  let summary = "How the sm_80 GPU lowering spends registers";
+  let description = [{
+    Knobs of the GPU lowering that change neither the tile program's
+    semantics nor its tiles, only the code a kernel is made of. They exist
+    for register allocation at the 255-register limit: which combination
+    keeps a kernel free of spills differs by mask and target
+    (docs/perf-log.md). `attn-default-config{chip=...}` writes one next to
+    the tile configuration; without it every knob is off.
+
+    * `lazy_rescale`: skip the rescaling of the output accumulator for a
+      block in which no row of a warp has a new maximum (exact: the factor
+      is then 1); it trades the multiplies for a warp vote and a branch,
+      which also changes how ptxas schedules the block.
+    * `reverse_kv`: visit the K/V blocks of each query block last to first
+      (`attn-reverse-kv-loops`): with a causal mask the masked blocks at the
+      diagonal come first. The blocks are summed in another order, so
+      results agree up to rounding.
+    * `loop_local_ids`: every K/V loop derives its thread-, lane- and
+      warp-dependent offsets afresh instead of sharing them with the other
+      loops, so that none of them is kept live across a loop that does not
+      use it (a few integer operations per block for registers; see
+      docs/gpu-kernels.md).
+
+    ```mlir
+    #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"bool", "false">:$lazy_rescale,
+    DefaultValuedParameter<"bool", "false">:$reverse_kv,
+    DefaultValuedParameter<"bool", "false">:$loop_local_ids
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Attn_BufferRole : I32EnumAttr<"BufferRole",
+    "what a buffer of an attention program holds", [
+    I32EnumAttrCase<"Q", 0, "q">,
+    I32EnumAttrCase<"K", 1, "k">,
+    I32EnumAttrCase<"V", 2, "v">,
+    I32EnumAttrCase<"O", 3, "o">,
+    I32EnumAttrCase<"LSE", 4, "lse">,
+    I32EnumAttrCase<"Bias", 5, "bias">,
+    I32EnumAttrCase<"AlibiSlopes", 6, "alibi_slopes">,
+    I32EnumAttrCase<"Input", 7, "input">,
+    I32EnumAttrCase<"Output", 8, "output">
+  ]> {
+  let cppNamespace = "::mlir::attn";
+  let genSpecializedAttr = 0;
+}
+def Attn_BufferRoleAttr : EnumAttr<Attn_Dialect, Attn_BufferRole, "role">;
+def Attn_BufferRoleArrayAttr
+    : TypedArrayAttrBase<Attn_BufferRoleAttr, "array of buffer roles">;
 
 def Attn_KVRangeKind : I32EnumAttr<"KVRangeKind",
     "which K/V blocks an attn.kv_range op counts", [

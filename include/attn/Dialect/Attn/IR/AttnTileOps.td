@@ -46,30 +46,59 @@ def Attn_ProgramOp : Attn_Op<"program", [
     `0 <= bh < grid_bh`, in no particular order and possibly concurrently.
     The two block arguments are the program ids: `m` is the query block,
     `bh` is `batch * num_heads + head`. Instances must not depend on each
-    other; each writes a disjoint part of the outputs. The optional `config`
-    records the tile configuration the body was built for, for the lowerings
-    that need it (threads per program, pipeline depth).
+    other; each writes a disjoint part of the outputs.
+
+    `buffers` lists every memref the body reads or writes, each with its
+    role: `q`, `k`, `v`, `o`, `lse`, `bias`, `alibi_slopes` (each at most
+    once; the GPU lowering needs `q`, `k`, `v` and `o`), or `input` /
+    `output` for any further buffers, in order. The roles say
+    what a kernel built from the program takes as which argument (the
+    runtime launches it by role); they are not guessed from how a buffer is
+    used, and one memref may be listed under two roles (K and V in one
+    buffer). A program that touches no memref may leave `buffers` out. The body refers to the buffers
+    themselves (the region is not isolated from above); other values from
+    above must be side-effect free (sizes, constants, index arithmetic),
+    which a GPU lowering recomputes inside the kernel.
+
+    `config` records the tile configuration the body was built for and
+    `gpu_config` how a GPU lowering should spend registers on it.
 
     ```mlir
-    attn.program (%m, %bh) in (%num_m_blocks, %num_bh) {
+    attn.program (%m, %bh) in (%num_m_blocks, %num_bh)
+        buffers(q = %q : memref<?x?x?x64xf16>, k = %k : memref<?x?x?x64xf16>,
+                v = %v : memref<?x?x?x64xf16>, o = %o : memref<?x?x?x64xf16>) {
       ...
     }
     ```
   }];
   let arguments = (ins Index:$grid_m, Index:$grid_bh,
-                       OptionalAttr<Attn_TileConfigAttr>:$config);
+                       Variadic<AnyMemRef>:$buffers,
+                       Attn_BufferRoleArrayAttr:$roles,
+                       OptionalAttr<Attn_TileConfigAttr>:$config,
+                       OptionalAttr<Attn_GpuConfigAttr>:$gpu_config);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
-    OpBuilder<(ins "Value":$gridM, "Value":$gridBH, "TileConfigAttr":$config)>
+    OpBuilder<(ins "Value":$gridM, "Value":$gridBH,
+                   "ArrayRef<std::pair<BufferRole, Value>>":$buffers,
+                   "TileConfigAttr":$config, "GpuConfigAttr":$gpuConfig)>
   ];
   let extraClassDeclaration = [{
     /// The query-block program id.
     BlockArgument getBlockIdM() { return getBody().getArgument(0); }
     /// The batch*head program id.
     BlockArgument getBlockIdBH() { return getBody().getArgument(1); }
+    /// The role of buffer `i`.
+    BufferRole getRole(unsigned i) {
+      return ::llvm::cast<BufferRoleAttr>(getRoles()[i]).getValue();
+    }
+    /// The buffer with `role`, or null.
+    Value getBuffer(BufferRole role);
+    /// The GPU configuration, or one with every knob off.
+    GpuConfigAttr getGpuConfigOrDefault();
   }];
 }
 

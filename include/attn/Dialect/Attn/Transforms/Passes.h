@@ -15,12 +15,19 @@ namespace attn {
 #define GEN_PASS_DECL
 #include "attn/Dialect/Attn/Transforms/Passes.h.inc"
 
-/// The tile configuration the heuristic picks for an op with these head
-/// dims and mask, with or without a log-sum-exp output, on `chip` (sm_80;
-/// sm_90, sm_90a and the CPU's empty chip take the sm_90a choices).
-TileConfigAttr getDefaultTileConfig(MLIRContext *ctx, int64_t headDim,
-                                    int64_t valueHeadDim, MaskAttr mask,
-                                    bool hasLse = true, StringRef chip = "");
+/// What the heuristic picks: tiles, and how the GPU lowering spends
+/// registers on them.
+struct DefaultConfig {
+  TileConfigAttr tiles;
+  GpuConfigAttr gpu;
+};
+
+/// The configuration the heuristic picks for an op with these head dims and
+/// mask, with or without a log-sum-exp output, on `chip` (sm_80; sm_90,
+/// sm_90a and the CPU's empty chip take the sm_90a choices).
+DefaultConfig getDefaultConfig(MLIRContext *ctx, int64_t headDim,
+                               int64_t valueHeadDim, MaskAttr mask,
+                               bool hasLse = true, StringRef chip = "");
 
 /// Patterns that rewrite attn.online_softmax and attn.finalize into
 /// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.

@@ -6,10 +6,13 @@
 include "mlir/Pass/PassBase.td"
 
 def AttnDefaultConfig : Pass<"attn-default-config"> {
-  let summary = "Attach a heuristic #attn.tile_config to attention ops that have none";
+  let summary = "Attach a heuristic #attn.tile_config (and #attn.gpu_config) to attention ops that have none";
   let description = [{
     Leaves ops that already carry a `config` alone (a user's or an
-    autotuner's choice wins). The heuristic was measured on the H200
+    autotuner's choice wins). For a GPU chip it also writes the
+    `#attn.gpu_config` that goes with the tiles it picked (the register
+    knobs `lazy_rescale`, `reverse_kv`, `loop_local_ids`); for the CPU
+    (empty chip) it writes none. The heuristic was measured on the H200
     (docs/perf-log.md) among configurations that ptxas assembles without
     register spills for the target `chip` (sm_80, sm_90 or sm_90a; other
     chips are refused; the CPU's empty one gets the sm_90a choice): 4 warps,
@@ -27,8 +30,8 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     attn.attention ins(...) outs(...) {mask = #attn.mask<causal, top_left>}
     // After (chip = sm_90a)
     attn.attention ins(...) outs(...)
-      {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2,
-         lazy_rescale = true, reverse_kv = true, loop_local_ids = true>,
+      {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>,
+       gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>,
        mask = #attn.mask<causal, top_left>}
     ```
   }];
@@ -123,7 +126,7 @@ def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
 def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
   let summary = "Visit K/V blocks last to first, masked blocks before the unmasked ones";
   let description = [{
-    In each `attn.program` whose tile configuration has `reverse_kv = true`,
+    In each `attn.program` whose `#attn.gpu_config` has `reverse_kv = true`,
     finds each chain of consecutive K/V loops (`scf.for` with step 1 whose
     only loop-carried values are the running max, sum and accumulator of an
     `attn.online_softmax` in its body, each loop starting where the
