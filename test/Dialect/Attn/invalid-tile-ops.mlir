@@ -197,7 +197,7 @@ func.func @dot_element_types(%a: tensor<64x16xf16>, %b: tensor<32x16xbf16>, %c: 
 
 // Products and sums are f32: wider or narrower inputs have no lowering.
 func.func @dot_f64(%a: tensor<64x16xf64>, %b: tensor<32x16xf64>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  // expected-error @+1 {{operand #0 must be static 2-D f16, bf16 or f32 tile, but got 'tensor<64x16xf64>'}}
+  // expected-error @+1 {{operand #0 must be static 2-D f16, bf16 or f32 tile or shared-memory buffer, but got 'tensor<64x16xf64>'}}
   %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf64>, tensor<32x16xf64> -> tensor<64x32xf32>
   return %d : tensor<64x32xf32>
 }
@@ -205,7 +205,7 @@ func.func @dot_f64(%a: tensor<64x16xf64>, %b: tensor<32x16xf64>, %c: tensor<64x3
 // -----
 
 func.func @dot_f8(%a: tensor<64x16xf16>, %b: tensor<32x16xf8E4M3FN>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  // expected-error @+1 {{operand #1 must be static 2-D f16, bf16 or f32 tile, but got 'tensor<32x16xf8E4M3FN>'}}
+  // expected-error @+1 {{operand #1 must be static 2-D f16, bf16 or f32 tile or shared-memory buffer, but got 'tensor<32x16xf8E4M3FN>'}}
   %d = attn.dot %a, %b, %c transpose_b : tensor<64x16xf16>, tensor<32x16xf8E4M3FN> -> tensor<64x32xf32>
   return %d : tensor<64x32xf32>
 }
@@ -238,7 +238,7 @@ func.func @dot_acc_rows(%a: tensor<64x16xf16>, %b: tensor<32x16xf16>, %c: tensor
 // -----
 
 func.func @dot_rank(%a: tensor<4x64x16xf16>, %b: tensor<32x16xf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  // expected-error @+1 {{operand #0 must be static 2-D f16, bf16 or f32 tile, but got 'tensor<4x64x16xf16>'}}
+  // expected-error @+1 {{operand #0 must be static 2-D f16, bf16 or f32 tile or shared-memory buffer, but got 'tensor<4x64x16xf16>'}}
   %d = attn.dot %a, %b, %c transpose_b : tensor<4x64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf32>
   return %d : tensor<64x32xf32>
 }

@@ -216,22 +216,95 @@ void StoreOp::getEffects(
 // DotOp
 //===----------------------------------------------------------------------===//
 
+/// Shape and element type of a dot operand: a tile, or a shared buffer that
+/// holds one.
+static std::pair<ArrayRef<int64_t>, Type> operandTile(Value v) {
+  if (auto buffer = dyn_cast<SharedBufferType>(v.getType()))
+    return {buffer.getShape(), buffer.getElementType()};
+  auto tile = cast<RankedTensorType>(v.getType());
+  return {tile.getShape(), tile.getElementType()};
+}
+
+/// The layout checks of a dot on laid-out tiles: the result in an
+/// `#attn.mma` layout, A in the dot-operand layout of the same parent or in
+/// shared memory, B in shared memory.
+static LogicalResult verifyDotLayouts(DotOp op) {
+  Attribute resultLayout = op.getResult().getType().getEncoding();
+  auto encodingOf = [](Value v) -> Attribute {
+    if (auto tile = dyn_cast<RankedTensorType>(v.getType()))
+      return tile.getEncoding();
+    return cast<SharedBufferType>(v.getType()).getLayout();
+  };
+  Attribute a = encodingOf(op.getA()), b = encodingOf(op.getB());
+  if (!resultLayout) {
+    if (a || b)
+      return op.emitOpError()
+             << "operands have layouts but the result has none";
+    return success();
+  }
+  auto mma = dyn_cast<MmaLayoutAttr>(resultLayout);
+  if (!mma)
+    return op.emitOpError() << "result layout must be #attn.mma, got "
+                            << resultLayout;
+  auto aOperand = dyn_cast_or_null<DotOperandLayoutAttr>(a);
+  if (!isa_and_nonnull<SwizzledSharedLayoutAttr>(a) &&
+      !(aOperand && aOperand.getParent() == mma))
+    return op.emitOpError()
+           << "operand A must be in shared memory or in the dot-operand "
+              "layout of the result's "
+           << mma << ", got " << (a ? a : Attribute());
+  if (!isa_and_nonnull<SwizzledSharedLayoutAttr>(b))
+    return op.emitOpError() << "operand B must be in shared memory, got "
+                            << (b ? b : Attribute());
+  return success();
+}
+
 LogicalResult DotOp::verify() {
-  // The operand types check ranks, static shapes and allowed element types.
-  RankedTensorType a = getA().getType(), b = getB().getType(),
-                   acc = getAcc().getType();
-  if (a.getElementType() != b.getElementType())
-    return emitOpError() << "operand element types differ: "
-                         << a.getElementType() << " vs " << b.getElementType();
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
-  int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
-  int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
+  auto [aShape, aElt] = operandTile(getA());
+  auto [bShape, bElt] = operandTile(getB());
+  if (aShape.size() != 2 || bShape.size() != 2)
+    return emitOpError() << "operands must be 2-D tiles";
+  for (Type elt : {aElt, bElt})
+    if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
+      return emitOpError() << "operand element type must be f16, bf16 or "
+                              "f32, got "
+                           << elt;
+  if (aElt != bElt)
+    return emitOpError() << "operand element types differ: " << aElt
+                         << " vs " << bElt;
+  RankedTensorType acc = getAcc().getType();
+  int64_t m = aShape[0], k = aShape[1];
+  int64_t bk = getTransposeB() ? bShape[1] : bShape[0];
+  int64_t n = getTransposeB() ? bShape[0] : bShape[1];
   if (bk != k)
     return emitOpError() << "contraction sizes differ: a has K = " << k
                          << ", b has K = " << bk;
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
     return emitOpError() << "accumulator must be " << m << "x" << n
                          << ", got " << acc;
+  return verifyDotLayouts(*this);
+}
+
+void DotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand *operand : {&getAMutable(), &getBMutable()})
+    if (isa<SharedBufferType>(operand->get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), operand,
+                           SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// IotaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  int64_t rank = getType().getRank();
+  if (rank != 1 && rank != 2)
+    return emitOpError() << "makes 1-D or 2-D tiles, got rank " << rank;
+  if (static_cast<int64_t>(getDim()) >= rank)
+    return emitOpError() << "dim " << getDim() << " is not a dim of a rank-"
+                         << rank << " tile";
   return success();
 }
 

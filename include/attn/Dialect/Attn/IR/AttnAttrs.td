@@ -10,6 +10,7 @@
 
 include "attn/Dialect/Attn/IR/AttnBase.td"
 include "mlir/IR/EnumAttr.td"
+include "attn/Dialect/Attn/IR/AttnLayouts.td"
 
 def Attn_MaskKind : I32EnumAttr<"MaskKind", "kind of attention mask", [
     I32EnumAttrCase<"None", 0, "none">,

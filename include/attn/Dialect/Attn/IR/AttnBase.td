@@ -44,6 +44,7 @@ def Attn_Dialect : Dialect {
     "::mlir::tensor::TensorDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 class Attn_Op<string mnemonic, list<Trait> traits = []>

@@ -23,8 +23,14 @@
 
 #include "attn/Dialect/Attn/IR/AttnEnums.h.inc"
 
+#include "mlir/IR/TensorEncoding.h"
+#include "attn/Dialect/Attn/IR/AttnAttrInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "attn/Dialect/Attn/IR/AttnAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "attn/Dialect/Attn/IR/AttnTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "attn/Dialect/Attn/IR/AttnOps.h.inc"

@@ -10,5 +10,6 @@
 
 include "attn/Dialect/Attn/IR/AttnAttentionOp.td"
 include "attn/Dialect/Attn/IR/AttnTileOps.td"
+include "attn/Dialect/Attn/IR/AttnGPUOps.td"
 
 #endif // ATTN_DIALECT_ATTN_IR_ATTNOPS_TD

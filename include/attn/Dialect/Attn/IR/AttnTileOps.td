@@ -12,6 +12,7 @@
 #define ATTN_DIALECT_ATTN_IR_ATTNTILEOPS_TD
 
 include "attn/Dialect/Attn/IR/AttnAttrs.td"
+include "attn/Dialect/Attn/IR/AttnTypes.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -185,26 +186,54 @@ def Attn_StoreOp : Attn_Op<"store", [
 // Compute
 //===----------------------------------------------------------------------===//
 
-def Attn_DotOp : Attn_Op<"dot", [Pure,
+def Attn_DotOp : Attn_Op<"dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "Tile matrix product with f32 accumulation";
   let description = [{
     `result = acc + a * b` (or `a * b^T` with `transpose_b`), with `a` of
     shape `[M, K]`, `b` of shape `[K, N]` (`[N, K]` transposed), products
     and sums in f32. `a` and `b` share an element type: f16, bf16 or f32.
+    On laid-out GPU programs an operand may also be an `!attn.shared`
+    buffer holding the tile (the op then reads shared memory): the tensor
+    cores take their operands from there.
 
     ```mlir
     %s = attn.dot %q, %k, %zero transpose_b
         : tensor<64x64xf16>, tensor<32x64xf16> -> tensor<64x32xf32>
+    %s2 = attn.dot %qbuf, %kbuf, %zero2 transpose_b
+        : !attn.shared<64x64xf16, #attn.swizzled>, !attn.shared<32x64xf16, #attn.swizzled>
+          -> tensor<64x32xf32, #attn.mma<warps = 4>>
     ```
   }];
-  let arguments = (ins Attn_DotInputTile:$a, Attn_DotInputTile:$b,
+  let arguments = (ins AnyTypeOf<[Attn_DotInputTile, Attn_SharedBuffer]>:$a,
+                       AnyTypeOf<[Attn_DotInputTile, Attn_SharedBuffer]>:$b,
                        Attn_F32Tile2D:$acc, UnitAttr:$transpose_b);
   let results = (outs Attn_F32Tile2D:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? attr-dict `:` type($a)
     `,` type($b) `->` type($result)
   }];
+  let hasVerifier = 1;
+}
+
+def Attn_IotaOp : Attn_Op<"iota", [Pure]> {
+  let summary = "A tile of row or column indices";
+  let description = [{
+    Element `(r, c)` (or `r` of a 1-D tile) is `start + r` when `dim` is 0
+    and `start + c` when it is 1: the query or key index of each score, for
+    score modifications and masks written as elementwise math.
+
+    ```mlir
+    %q_idx = attn.iota 0, %row0 : tensor<64x32xindex>
+    %kv_idx = attn.iota 1, %col0 : tensor<64x32xindex>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                       Index:$start);
+  let results = (outs RankedTensorOf<[Index, I32, I64],
+                                     [HasStaticShapePred]>:$result);
+  let assemblyFormat = "$dim `,` $start attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

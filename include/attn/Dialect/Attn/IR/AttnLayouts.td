@@ -1,0 +1,123 @@
+//===- AttnLayouts.td - layouts of tiles on a GPU ----------*- tablegen -*-===//
+//
+// Where the elements of a tile live on a GPU, as encodings of the tile's
+// tensor type (in the spirit of TritonGPU's encodings): register layouts say
+// which thread holds which element in which register, shared layouts how a
+// tile is laid out in shared memory. `attn-assign-layouts{chip=...}` picks
+// them; the GPU lowering reads them. Tiles without an encoding are the
+// target-independent tile level that the CPU lowering takes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_DIALECT_ATTN_IR_ATTNLAYOUTS_TD
+#define ATTN_DIALECT_ATTN_IR_ATTNLAYOUTS_TD
+
+include "attn/Dialect/Attn/IR/AttnBase.td"
+include "mlir/IR/TensorEncoding.td"
+
+def Attn_RegisterLayoutInterface : AttrInterface<"RegisterLayoutInterface"> {
+  let cppNamespace = "::mlir::attn";
+  let description = [{
+    A distribution of a tile's elements over the registers of the threads
+    of one program instance (a CTA). Every thread holds the same number of
+    elements; the GPU lowering turns a tile of this layout into that many
+    scalar values per thread, in an order the layout defines.
+  }];
+  let methods = [
+    InterfaceMethod<[{The number of elements each thread holds of a tile of
+                      this shape.}],
+      "int64_t", "getElementsPerThread", (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<[{The number of warps the layout spreads a tile over.}],
+      "int64_t", "getWarps", (ins)>
+  ];
+}
+
+def Attn_MmaLayoutAttr : Attn_Attr<"MmaLayout", "mma", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+    DeclareAttrInterfaceMethods<Attn_RegisterLayoutInterface>]> {
+  let summary = "The accumulator layout of mma.sync m16n8 (sm_80 tensor cores)";
+  let description = [{
+    A `[M, N]` tile with `M = 16 x MT x warps` rows and `N = 8 x NT`
+    columns: warp `w` holds rows `[16 MT w, 16 MT (w + 1))`, in `MT`
+    m-tiles of 16 rows; within an m-tile and an 8-column n-tile, lane
+    `4 g + t` holds the four elements `(g, 2t)`, `(g, 2t + 1)`,
+    `(g + 8, 2t)`, `(g + 8, 2t + 1)` (the C fragment of PTX's
+    `mma.m16n8k16`). A thread's `4 MT NT` elements are ordered by m-tile,
+    then n-tile, then those four. Any element type (scores, probabilities,
+    masks and index tiles share the layout).
+
+    ```mlir
+    tensor<128x64xf32, #attn.mma<warps = 4>>     // MT = 2, NT = 8: 64 per thread
+    ```
+  }];
+  let parameters = (ins "int64_t":$warps);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// 16-row m-tiles per warp of an `rows`-row tile.
+    int64_t getMTiles(int64_t rows) const { return rows / (16 * getWarps()); }
+  }];
+}
+
+def Attn_DotOperandLayoutAttr : Attn_Attr<"DotOperandLayout", "dot_operand", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+    DeclareAttrInterfaceMethods<Attn_RegisterLayoutInterface>]> {
+  let summary = "The A-operand layout of mma.sync m16n8k16";
+  let description = [{
+    A `[M, K]` tile (`M = 16 x MT x warps`, `K = 16 x KS`) as the A operand
+    of `mma.m16n8k16`: per m-tile and 16-column k-step, lane `4 g + t`
+    holds `a0 = (g, 2t..2t+1)`, `a1 = (g + 8, 2t..)`, `a2 = (g, 2t + 8..)`,
+    `a3 = (g + 8, 2t + 8..)`, eight elements ordered by m-tile, k-step,
+    then `a0..a3`. The A fragment of a k-step is exactly the accumulator of
+    the two n-tiles it spans, so `attn.convert_layout` from the parent
+    `#attn.mma` moves no data. Only the A operand has a register layout on
+    sm_80: B operands are read from shared memory.
+
+    ```mlir
+    tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>
+    ```
+  }];
+  let parameters = (ins "::mlir::attn::MmaLayoutAttr":$parent);
+  let assemblyFormat = "`<` `a` `,` qualified($parent) `>`";
+}
+
+def Attn_RowsLayoutAttr : Attn_Attr<"RowsLayout", "rows", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+    DeclareAttrInterfaceMethods<Attn_RegisterLayoutInterface>]> {
+  let summary = "One value per row of a tile in the parent register layout";
+  let description = [{
+    A 1-D `[M]` tile whose element `r` sits with the threads that hold row
+    `r` of an `[M, *]` tile in the parent layout (the slice of the parent
+    along its columns): running maxima and sums, the log-sum-exp. With an
+    `#attn.mma` parent every thread holds `2 MT` values, rows `g` and
+    `g + 8` of each of its m-tiles, and the four lanes of a quad hold the
+    same ones.
+
+    ```mlir
+    tensor<128xf32, #attn.rows<#attn.mma<warps = 4>>>
+    ```
+  }];
+  let parameters = (ins "::mlir::attn::MmaLayoutAttr":$parent);
+  let assemblyFormat = "`<` qualified($parent) `>`";
+}
+
+def Attn_SwizzledSharedLayoutAttr : Attn_Attr<"SwizzledSharedLayout", "swizzled", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "A tile in shared memory, rows of 16-byte chunks XOR-swizzled";
+  let description = [{
+    A row-major `[R, C]` tile of 2-byte elements in shared memory whose
+    16-byte chunk `c` of row `r` is stored at chunk `c ^ (r % 8)`, so that
+    the eight rows an `ldmatrix` reads lie in eight different bank groups.
+    `C` must be a multiple of 64. On a tensor type it says that the tile is
+    to be staged through shared memory (`attn-stage-shared` makes that an
+    `!attn.shared` buffer); on a buffer type it is the buffer's layout.
+
+    ```mlir
+    tensor<64x128xf16, #attn.swizzled>
+    ```
+  }];
+  let parameters = (ins);
+  let assemblyFormat = "";
+}
+
+#endif // ATTN_DIALECT_ATTN_IR_ATTNLAYOUTS_TD

@@ -1,0 +1,43 @@
+//===- AttnTypes.td - attn types ---------------------------*- tablegen -*-===//
+
+#ifndef ATTN_DIALECT_ATTN_IR_ATTNTYPES_TD
+#define ATTN_DIALECT_ATTN_IR_ATTNTYPES_TD
+
+include "attn/Dialect/Attn/IR/AttnBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Attn_SharedBufferType : TypeDef<Attn_Dialect, "SharedBuffer"> {
+  let mnemonic = "shared";
+  let summary = "A buffer in the shared memory of one program instance";
+  let description = [{
+    A statically shaped buffer that every thread of a program instance (a
+    CTA) can read and write, with a shared-memory layout. A leading
+    dimension beyond the tile's two counts pipeline stages:
+    `attn.local_view` picks one. Values of this type are not tiles: they are
+    written by `attn.async_copy` and `attn.local_store`, which complete at an
+    `attn.async_wait` and become visible to other threads at a barrier, and
+    read by `attn.dot`.
+
+    ```mlir
+    !attn.shared<2x64x128xf16, #attn.swizzled>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::mlir::Attribute":$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The bytes the buffer occupies.
+    int64_t getSizeInBytes() const;
+    /// The type of one stage: the shape without its leading dimension.
+    SharedBufferType dropLeadingDim() const;
+    /// The rank of the buffer.
+    int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+def Attn_SharedBuffer : Type<CPred<"::llvm::isa<::mlir::attn::SharedBufferType>($_self)">,
+                             "shared-memory buffer", "::mlir::attn::SharedBufferType">;
+
+#endif // ATTN_DIALECT_ATTN_IR_ATTNTYPES_TD

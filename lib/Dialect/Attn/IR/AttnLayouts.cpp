@@ -1,0 +1,126 @@
+//===- AttnLayouts.cpp - GPU layouts of tiles -----------------------------===//
+//
+// Each layout checks the tile shapes it can describe (the VerifiableTensor-
+// Encoding interface makes `tensor<..., #layout>` verify through it) and,
+// for register layouts, how many elements one thread holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    int64_t warps) {
+  if (warps <= 0 || warps > 32)
+    return emitError() << "#attn.mma needs 1 to 32 warps, got " << warps;
+  return success();
+}
+
+/// `rows` must be whole 16-row m-tiles of every warp.
+static LogicalResult verifyMmaRows(int64_t rows, int64_t warps,
+                                   function_ref<InFlightDiagnostic()> emitError,
+                                   StringRef what) {
+  if (ShapedType::isDynamic(rows) || rows <= 0 || rows % (16 * warps) != 0)
+    return emitError() << what << " with " << warps
+                       << " warps needs a row count that is a multiple of "
+                       << 16 * warps << " (16 rows per warp and m-tile), got "
+                       << rows;
+  return success();
+}
+
+LogicalResult
+MmaLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                              function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "#attn.mma lays out 2-D tiles, got rank "
+                       << shape.size();
+  if (failed(verifyMmaRows(shape[0], getWarps(), emitError, "#attn.mma")))
+    return failure();
+  if (ShapedType::isDynamic(shape[1]) || shape[1] <= 0 || shape[1] % 8 != 0)
+    return emitError() << "#attn.mma needs a column count that is a multiple "
+                          "of 8 (one n-tile), got "
+                       << shape[1];
+  return success();
+}
+
+int64_t MmaLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape) const {
+  return getMTiles(shape[0]) * (shape[1] / 8) * 4;
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOperandLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "#attn.dot_operand lays out 2-D tiles, got rank "
+                       << shape.size();
+  if (failed(verifyMmaRows(shape[0], getWarps(), emitError,
+                           "#attn.dot_operand")))
+    return failure();
+  if (ShapedType::isDynamic(shape[1]) || shape[1] <= 0 || shape[1] % 16 != 0)
+    return emitError() << "#attn.dot_operand needs a column count that is a "
+                          "multiple of 16 (one k-step), got "
+                       << shape[1];
+  return success();
+}
+
+int64_t
+DotOperandLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape) const {
+  return getParent().getMTiles(shape[0]) * (shape[1] / 16) * 8;
+}
+
+int64_t DotOperandLayoutAttr::getWarps() const {
+  return getParent().getWarps();
+}
+
+//===----------------------------------------------------------------------===//
+// RowsLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+RowsLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                               function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 1)
+    return emitError() << "#attn.rows lays out 1-D tiles, got rank "
+                       << shape.size();
+  return verifyMmaRows(shape[0], getWarps(), emitError, "#attn.rows");
+}
+
+int64_t RowsLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape) const {
+  return 2 * getParent().getMTiles(shape[0]);
+}
+
+int64_t RowsLayoutAttr::getWarps() const { return getParent().getWarps(); }
+
+//===----------------------------------------------------------------------===//
+// SwizzledSharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult SwizzledSharedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "#attn.swizzled lays out 2-D tiles, got rank "
+                       << shape.size();
+  if (elementType.getIntOrFloatBitWidth() != 16)
+    return emitError() << "#attn.swizzled holds 2-byte elements, got "
+                       << elementType;
+  if (ShapedType::isDynamic(shape[1]) || shape[1] <= 0 || shape[1] % 64 != 0)
+    return emitError() << "#attn.swizzled needs a column count that is a "
+                          "multiple of 64 (8 chunks of 16 bytes), got "
+                       << shape[1];
+  if (ShapedType::isDynamic(shape[0]) || shape[0] <= 0)
+    return emitError() << "#attn.swizzled needs a static row count";
+  return success();
+}

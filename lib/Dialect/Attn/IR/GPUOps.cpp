@@ -1,0 +1,73 @@
+//===- GPUOps.cpp - ops of laid-out tile programs -------------------------===//
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (!source.getEncoding() || !result.getEncoding())
+    return emitOpError() << "converts between layouts: both types need one";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LocalViewOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalViewOp::verify() {
+  SharedBufferType source = getSource().getType();
+  if (source.getRank() != 3)
+    return emitOpError() << "takes a stage of a 3-D buffer, got "
+                         << source;
+  if (getResult().getType() != source.dropLeadingDim())
+    return emitOpError() << "result must be " << source.dropLeadingDim()
+                         << ", got " << getResult().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncCopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncCopyOp::verify() {
+  MemRefType source = getSource().getType();
+  SharedBufferType dest = getDest().getType();
+  if (dest.getRank() != 2)
+    return emitOpError() << "copies into one 2-D stage, got " << dest;
+  if (getIndices().size() != static_cast<size_t>(source.getRank()))
+    return emitOpError() << "expected " << source.getRank()
+                         << " indices for " << source << ", got "
+                         << getIndices().size();
+  if (source.getRank() < 2)
+    return emitOpError() << "copies a 2-D tile from a buffer of rank 2 or "
+                            "more, got "
+                         << source;
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError() << "element types differ: " << source.getElementType()
+                         << " vs " << dest.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LocalStoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalStoreOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  SharedBufferType dest = getDest().getType();
+  if (value.getShape() != dest.getShape() ||
+      value.getElementType() != dest.getElementType())
+    return emitOpError() << "stores a " << value << " into " << dest
+                         << ": shapes and element types must match";
+  if (!isa_and_nonnull<RegisterLayoutInterface>(value.getEncoding()))
+    return emitOpError() << "stores a tile held in registers: its type needs "
+                            "a register layout";
+  return success();
+}

@@ -1,0 +1,148 @@
+// RUN: attn-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier error of the layouts, the shared-buffer type and the
+// ops of laid-out programs.
+
+// expected-error @+1 {{#attn.mma with 4 warps needs a row count that is a multiple of 64 (16 rows per warp and m-tile), got 32}}
+func.func @mma_rows(%t: tensor<32x64xf32, #attn.mma<warps = 4>>)
+
+// -----
+
+// expected-error @+1 {{#attn.mma needs a column count that is a multiple of 8 (one n-tile), got 12}}
+func.func @mma_cols(%t: tensor<64x12xf32, #attn.mma<warps = 4>>)
+
+// -----
+
+// expected-error @+1 {{#attn.mma lays out 2-D tiles, got rank 1}}
+func.func @mma_rank(%t: tensor<64xf32, #attn.mma<warps = 4>>)
+
+// -----
+
+// expected-error @+1 {{#attn.mma needs 1 to 32 warps, got 0}}
+func.func @mma_warps(%t: tensor<64x8xf32, #attn.mma<warps = 0>>)
+
+// -----
+
+// expected-error @+1 {{#attn.dot_operand needs a column count that is a multiple of 16 (one k-step), got 8}}
+func.func @dot_operand_cols(%t: tensor<64x8xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>)
+
+// -----
+
+// expected-error @+1 {{#attn.rows lays out 1-D tiles, got rank 2}}
+func.func @rows_rank(%t: tensor<64x8xf32, #attn.rows<#attn.mma<warps = 4>>>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled needs a column count that is a multiple of 64 (8 chunks of 16 bytes), got 32}}
+func.func @swizzled_cols(%t: tensor<64x32xf16, #attn.swizzled>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled holds 2-byte elements, got 'f32'}}
+func.func @swizzled_f32(%t: tensor<64x64xf32, #attn.swizzled>)
+
+// -----
+
+// expected-error @+1 {{!attn.shared holds a 2-D tile or stages of one (rank 2 or 3), got rank 1}}
+func.func @shared_rank(%b: !attn.shared<64xf16, #attn.swizzled>)
+
+// -----
+
+// expected-error @+1 {{!attn.shared needs a shared-memory layout (#attn.swizzled), got #attn.mma<warps = 4>}}
+func.func @shared_layout(%b: !attn.shared<64x64xf16, #attn.mma<warps = 4>>)
+
+// -----
+
+func.func @view_rank(%b: !attn.shared<64x64xf16, #attn.swizzled>, %i: index) {
+  // expected-error @+1 {{takes a stage of a 3-D buffer, got '!attn.shared<64x64xf16, #attn.swizzled>'}}
+  %v = attn.local_view %b[%i] : !attn.shared<64x64xf16, #attn.swizzled> -> !attn.shared<64x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @view_type(%b: !attn.shared<2x64x64xf16, #attn.swizzled>, %i: index) {
+  // expected-error @+1 {{result must be '!attn.shared<64x64xf16, #attn.swizzled>', got '!attn.shared<128x64xf16, #attn.swizzled>'}}
+  %v = attn.local_view %b[%i] : !attn.shared<2x64x64xf16, #attn.swizzled> -> !attn.shared<128x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @copy_indices(%src: memref<?x64xf16>, %b: !attn.shared<64x64xf16, #attn.swizzled>, %i: index) {
+  // expected-error @+1 {{expected 2 indices for 'memref<?x64xf16>', got 1}}
+  attn.async_copy %src[%i] into %b : memref<?x64xf16>, !attn.shared<64x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @copy_elt(%src: memref<?x64xbf16>, %b: !attn.shared<64x64xf16, #attn.swizzled>, %i: index) {
+  // expected-error @+1 {{element types differ: 'bf16' vs 'f16'}}
+  attn.async_copy %src[%i, %i] into %b : memref<?x64xbf16>, !attn.shared<64x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @copy_stages(%src: memref<?x64xf16>, %b: !attn.shared<2x64x64xf16, #attn.swizzled>, %i: index) {
+  // expected-error @+1 {{copies into one 2-D stage, got '!attn.shared<2x64x64xf16, #attn.swizzled>'}}
+  attn.async_copy %src[%i, %i] into %b : memref<?x64xf16>, !attn.shared<2x64x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @store_layout(%v: tensor<64x64xf16>, %b: !attn.shared<64x64xf16, #attn.swizzled>) {
+  // expected-error @+1 {{stores a tile held in registers: its type needs a register layout}}
+  attn.local_store %v, %b : tensor<64x64xf16>, !attn.shared<64x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @store_shape(%v: tensor<64x64xf16, #attn.mma<warps = 4>>, %b: !attn.shared<128x64xf16, #attn.swizzled>) {
+  // expected-error @+1 {{stores a 'tensor<64x64xf16, #attn.mma<warps = 4>>' into '!attn.shared<128x64xf16, #attn.swizzled>': shapes and element types must match}}
+  attn.local_store %v, %b : tensor<64x64xf16, #attn.mma<warps = 4>>, !attn.shared<128x64xf16, #attn.swizzled>
+  return
+}
+
+// -----
+
+func.func @convert_plain(%v: tensor<64x64xf16>) {
+  // expected-error @+1 {{converts between layouts: both types need one}}
+  %c = attn.convert_layout %v : tensor<64x64xf16> -> tensor<64x64xf16, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+func.func @dot_mixed(%a: tensor<64x64xf16, #attn.swizzled>, %b: tensor<64x64xf16, #attn.swizzled>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{operands have layouts but the result has none}}
+  %s = attn.dot %a, %b, %acc transpose_b : tensor<64x64xf16, #attn.swizzled>, tensor<64x64xf16, #attn.swizzled> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_a_parent(%a: tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 2>>>, %b: tensor<64x64xf16, #attn.swizzled>, %acc: tensor<64x64xf32, #attn.mma<warps = 4>>) {
+  // expected-error @+1 {{operand A must be in shared memory or in the dot-operand layout of the result's #attn.mma<warps = 4>, got #attn.dot_operand<a, #attn.mma<warps = 2>>}}
+  %s = attn.dot %a, %b, %acc : tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 2>>>, tensor<64x64xf16, #attn.swizzled> -> tensor<64x64xf32, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+func.func @dot_b_registers(%a: tensor<64x64xf16, #attn.swizzled>, %b: tensor<64x64xf16, #attn.mma<warps = 4>>, %acc: tensor<64x64xf32, #attn.mma<warps = 4>>) {
+  // expected-error @+1 {{operand B must be in shared memory, got #attn.mma<warps = 4>}}
+  %s = attn.dot %a, %b, %acc : tensor<64x64xf16, #attn.swizzled>, tensor<64x64xf16, #attn.mma<warps = 4>> -> tensor<64x64xf32, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+func.func @iota_dim(%r: index) {
+  // expected-error @+1 {{dim 1 is not a dim of a rank-1 tile}}
+  %q = attn.iota 1, %r : tensor<64xindex>
+  return
+}

@@ -1,0 +1,61 @@
+// RUN: attn-opt %s | attn-opt | FileCheck %s
+
+// Laid-out tile programs print, parse and verify: register layouts
+// (#attn.mma, #attn.dot_operand, #attn.rows), the shared-memory layout
+// (#attn.swizzled) on tensors and on !attn.shared buffers, and the ops that
+// only exist at that level.
+
+#mma = #attn.mma<warps = 4>
+
+// CHECK-LABEL: func.func @types
+// CHECK-SAME: tensor<128x64xf32, #attn.mma<warps = 4>>
+// CHECK-SAME: tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>
+// CHECK-SAME: tensor<128xf32, #attn.rows<#attn.mma<warps = 4>>>
+// CHECK-SAME: tensor<64x128xf16, #attn.swizzled>
+// CHECK-SAME: !attn.shared<2x64x128xf16, #attn.swizzled>
+func.func @types(%s: tensor<128x64xf32, #mma>,
+                 %p: tensor<128x64xf16, #attn.dot_operand<a, #mma>>,
+                 %m: tensor<128xf32, #attn.rows<#mma>>,
+                 %k: tensor<64x128xf16, #attn.swizzled>,
+                 %buf: !attn.shared<2x64x128xf16, #attn.swizzled>) {
+  return
+}
+
+// CHECK-LABEL: func.func @shared_ops
+// CHECK: %[[Q:.+]] = attn.local_alloc {offset = 0 : i64} : !attn.shared<128x64xf16, #attn.swizzled>
+// CHECK: %[[K:.+]] = attn.local_alloc : !attn.shared<2x64x64xf16, #attn.swizzled>
+// CHECK: attn.async_copy %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] into %[[Q]] : memref<?x?x?x64xf16>, !attn.shared<128x64xf16, #attn.swizzled>
+// CHECK: attn.async_commit
+// CHECK: %[[K1:.+]] = attn.local_view %[[K]][%{{.+}}] : !attn.shared<2x64x64xf16, #attn.swizzled> -> !attn.shared<64x64xf16, #attn.swizzled>
+// CHECK: attn.async_copy %{{.+}} into %[[K1]]
+// CHECK: attn.async_wait {pending = 1 : i64}
+// CHECK: attn.dot %[[Q]], %[[K1]], %{{.+}} transpose_b : !attn.shared<128x64xf16, #attn.swizzled>, !attn.shared<64x64xf16, #attn.swizzled> -> tensor<128x64xf32, #attn.mma<warps = 4>>
+// CHECK: attn.convert_layout %{{.+}} : tensor<128x64xf16, #attn.mma<warps = 4>> -> tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>
+// CHECK: attn.local_store %{{.+}}, %{{.+}} : tensor<64x64xf16, #attn.mma<warps = 4>>, !attn.shared<64x64xf16, #attn.swizzled>
+func.func @shared_ops(%src: memref<?x?x?x64xf16>, %i: index, %acc: tensor<128x64xf32, #mma>,
+                      %p: tensor<128x64xf16, #mma>, %v: tensor<64x64xf16, #mma>) {
+  %q = attn.local_alloc {offset = 0 : i64} : !attn.shared<128x64xf16, #attn.swizzled>
+  %k = attn.local_alloc : !attn.shared<2x64x64xf16, #attn.swizzled>
+  attn.async_copy %src[%i, %i, %i, %i] into %q : memref<?x?x?x64xf16>, !attn.shared<128x64xf16, #attn.swizzled>
+  attn.async_commit
+  %k1 = attn.local_view %k[%i] : !attn.shared<2x64x64xf16, #attn.swizzled> -> !attn.shared<64x64xf16, #attn.swizzled>
+  attn.async_copy %src[%i, %i, %i, %i] into %k1 : memref<?x?x?x64xf16>, !attn.shared<64x64xf16, #attn.swizzled>
+  attn.async_commit
+  attn.async_wait {pending = 1 : i64}
+  gpu.barrier
+  %s = attn.dot %q, %k1, %acc transpose_b : !attn.shared<128x64xf16, #attn.swizzled>, !attn.shared<64x64xf16, #attn.swizzled> -> tensor<128x64xf32, #mma>
+  %pa = attn.convert_layout %p : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #attn.dot_operand<a, #mma>>
+  %vbuf = attn.local_alloc : !attn.shared<64x64xf16, #attn.swizzled>
+  attn.local_store %v, %vbuf : tensor<64x64xf16, #mma>, !attn.shared<64x64xf16, #attn.swizzled>
+  %o = attn.dot %pa, %vbuf, %acc : tensor<128x64xf16, #attn.dot_operand<a, #mma>>, !attn.shared<64x64xf16, #attn.swizzled> -> tensor<128x64xf32, #mma>
+  return
+}
+
+// CHECK-LABEL: func.func @iota
+// CHECK: attn.iota 0, %{{.+}} : tensor<64x32xindex>
+// CHECK: attn.iota 1, %{{.+}} : tensor<64x32xindex, #attn.mma<warps = 4>>
+func.func @iota(%r: index) {
+  %q = attn.iota 0, %r : tensor<64x32xindex>
+  %k = attn.iota 1, %r : tensor<64x32xindex, #mma>
+  return
+}
