@@ -92,6 +92,20 @@ static llvm::json::Value toJSON(Attribute attr) {
     os << t.getValue();
     return s;
   }
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array out;
+    for (Attribute element : array)
+      out.push_back(toJSON(element));
+    return out;
+  }
+  if (auto str = dyn_cast<StringAttr>(attr))
+    return str.getValue().str();
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object out;
+    for (NamedAttribute entry : dict)
+      out[entry.getName().strref()] = toJSON(entry.getValue());
+    return out;
+  }
   if (auto mask = dyn_cast<MaskAttr>(attr))
     return llvm::json::Object{
         {"kind", stringifyMaskKind(mask.getKind())},
@@ -104,11 +118,30 @@ static llvm::json::Value toJSON(Attribute attr) {
   return s;
 }
 
+/// The kernel parameters of format version 2: per buffer (in argument
+/// order) its pointer, sizes and strides, named after its role(s).
+static llvm::json::Array bufferParams(DictionaryAttr launch) {
+  llvm::json::Array params;
+  for (Attribute attr : launch.getAs<ArrayAttr>("buffers")) {
+    auto buffer = cast<DictionaryAttr>(attr);
+    std::string name;
+    for (Attribute role : buffer.getAs<ArrayAttr>("roles"))
+      name += (name.empty() ? "" : "+") + cast<StringAttr>(role).str();
+    int64_t rank = buffer.getAs<IntegerAttr>("rank").getInt();
+    params.push_back(name);
+    for (const char *what : {"size", "stride"})
+      for (int64_t d = 0; d < rank; ++d)
+        params.push_back(name + "." + what + std::to_string(d));
+  }
+  return params;
+}
+
 std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
                                    const KernelInfo &kernel,
                                    StringRef ptxFile, StringRef cubinFile) {
+  bool v2 = kernel.launch && kernel.launch.get("buffers");
   llvm::json::Object obj{
-      {"format_version", 1},
+      {"format_version", v2 ? 2 : 1},
       {"name", kernel.name},
       {"entry", kernel.name},
       {"target", artifacts.chip},
@@ -116,17 +149,22 @@ std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
                        LLVM_VERSION_STRING},
       {"ptx", ptxFile},
       {"cubin", cubinFile.empty() ? llvm::json::Value(nullptr)
-                                  : llvm::json::Value(cubinFile)},
-      {"grid", llvm::json::Array{"ceildiv(Nq, block_m)", "B * Hq", "1"}},
-      {"params",
-       llvm::json::Array{"q",     "k",     "v",     "o",     "lse",
-                         "B",     "Hq",    "Hkv",   "Nq",    "Nk",
-                         "q_sb",  "q_sh",  "q_sr",  "k_sb",  "k_sh",
-                         "k_sr",  "v_sb",  "v_sh",  "v_sr",  "o_sb",
-                         "o_sh",  "o_sr",  "lse_sb", "lse_sh"}}};
+                                  : llvm::json::Value(cubinFile)}};
+  if (v2) {
+    obj["grid"] = llvm::json::Array{"ceildiv(q.size2, block_m)",
+                                    "q.size0 * q.size1", "1"};
+    obj["params"] = bufferParams(kernel.launch);
+  } else {
+    obj["grid"] = llvm::json::Array{"ceildiv(Nq, block_m)", "B * Hq", "1"};
+    obj["params"] = llvm::json::Array{
+        "q",    "k",    "v",    "o",    "lse",  "B",      "Hq",    "Hkv",
+        "Nq",   "Nk",   "q_sb", "q_sh", "q_sr", "k_sb",   "k_sh",  "k_sr",
+        "v_sb", "v_sh", "v_sr", "o_sb", "o_sh", "o_sr",   "lse_sb", "lse_sh"};
+  }
   if (kernel.launch)
     for (NamedAttribute entry : kernel.launch)
-      obj[entry.getName().strref()] = toJSON(entry.getValue());
+      if (entry.getName() != "format_version")
+        obj[entry.getName().strref()] = toJSON(entry.getValue());
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(obj))) << "\n";

@@ -36,6 +36,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "split-kv-loop",
       llvm::cl::desc("Peel masked K/V blocks off unmasked ones"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> lowering{
+      *this, "lowering",
+      llvm::cl::desc("GPU lowering: patterns (layouts + convert-attn-tile-to-"
+                     "nvvm) or template (the first, fixed kernel emitter)"),
+      llvm::cl::init("template")};
 };
 
 /// The dynamic shared memory a CTA may use on `chip`, or 0 when the chip is

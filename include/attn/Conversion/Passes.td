@@ -32,8 +32,8 @@ def ConvertAttnTileToLinalg : Pass<"convert-attn-tile-to-linalg"> {
   ];
 }
 
-def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
-  let summary = "Lower tile programs to sm_80-class tensor-core kernels (gpu + NVVM)";
+def ConvertAttnTemplateToNVVM : Pass<"convert-attn-template-to-nvvm", "ModuleOp"> {
+  let summary = "The first GPU lowering: one fixed FlashAttention-2 kernel per attn-tile program (being replaced by convert-attn-tile-to-nvvm)";
   let description = [{
     Turns each function that holds an `attn.program` (from `attn-tile`,
     optionally split by `attn-split-kv-loop`) into a kernel `gpu.func` of the
@@ -78,6 +78,61 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
+  let summary = "Lower laid-out tile programs to sm_80-class tensor-core kernels (gpu + NVVM)";
+  let description = [{
+    Takes tile programs whose tiles have GPU layouts and whose shared memory
+    is explicit (`attn-assign-layouts`, `attn-stage-shared`, `attn-pipeline`,
+    `attn-allocate-shared`) and turns each function holding an
+    `attn.program` into a kernel `gpu.func` of the same name in
+    `gpu.module @attn_kernels`, erasing the function: a kernel is launched
+    by the attn runtime from the `attn.launch` metadata on it. Its
+    arguments are the program's buffers, each as a global pointer, its
+    sizes and its strides (i64, elements); one CTA runs one program
+    instance.
+
+    The lowering is a dialect conversion with a 1:N type converter: a tile
+    in a register layout becomes the scalars one thread holds (in the
+    layout's order), a shared buffer its byte offset in dynamic shared
+    memory, a memref its kernel arguments. One pattern per op, grouped by
+    family: elementwise `arith`/`math` on tiles (one scalar op per
+    register; `fastmath<afn>` math takes the hardware approximations),
+    loads and stores (bounds-checked), `cp.async` copies and their groups,
+    `attn.dot` as `ldmatrix` + `mma.sync.m16n8k16`, masks, index tiles,
+    row reductions with quad shuffles, the online softmax (with the
+    `lazy_rescale` knob of `#attn.gpu_config`) and its finalisation; `scf`
+    structurally.
+
+    Refused with a diagnostic at the op: tiles without a layout, ops on
+    tiles outside attn/arith/math/scf, non-splat tile constants, layout
+    changes other than accumulator -> A operand, copies of partial rows,
+    products whose N or K is not a multiple of 16, host functions holding
+    more than the attention (the kernel replaces the whole function).
+
+    ```mlir
+    // After (abridged)
+    gpu.module @attn_kernels {
+      llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
+      gpu.func @attn(%q: !llvm.ptr<1>, %q_b: i64, ..., %o: !llvm.ptr<1>, ...) kernel attributes {attn.launch = {...}, known_block_size = array<i32: 128, 1, 1>} {
+        nvvm.cp.async.shared.global %dst, %src, 16, cache = cg, %n : !llvm.ptr<3>, !llvm.ptr<1>, i32
+        %a = nvvm.ldmatrix %p {...} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+        %d = nvvm.mma.sync A[...] B[...] C[...] {...} : (...) -> !llvm.struct<(f32, f32, f32, f32)>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU: sm_80, sm_90 or sm_90a (all run the mma.sync kernels)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect"
   ];
 }
 

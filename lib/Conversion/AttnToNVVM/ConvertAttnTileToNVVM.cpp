@@ -39,7 +39,7 @@
 
 namespace mlir {
 namespace attn {
-#define GEN_PASS_DEF_CONVERTATTNTILETONVVM
+#define GEN_PASS_DEF_CONVERTATTNTEMPLATETONVVM
 #include "attn/Conversion/Passes.h.inc"
 } // namespace attn
 } // namespace mlir
@@ -122,8 +122,9 @@ static LogicalResult lowerFunction(func::FuncOp func, ProgramOp program,
   return success();
 }
 
-struct ConvertAttnTileToNVVMPass
-    : public attn::impl::ConvertAttnTileToNVVMBase<ConvertAttnTileToNVVMPass> {
+struct ConvertAttnTemplateToNVVMPass
+    : public attn::impl::ConvertAttnTemplateToNVVMBase<
+          ConvertAttnTemplateToNVVMPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -18,6 +18,11 @@ WarpMMA::WarpMMA(ImplicitLocOpBuilder &b, Type elt, Value smemBase,
   setThreadIds(arith::IndexCastOp::create(b, b.getI32Type(), x));
 }
 
+WarpMMA::WarpMMA(ImplicitLocOpBuilder &b, Type elt, Value smemBase,
+                 int64_t threads, std::array<Value, 5> ids)
+    : tid(ids[0]), warp(ids[1]), lane(ids[2]), group(ids[3]),
+      quadLane(ids[4]), b(b), elt(elt), smemBase(smemBase), threads(threads) {}
+
 void WarpMMA::setThreadIds(Value threadIndex) {
   tid = threadIndex;
   warp = arith::DivUIOp::create(b, tid, i32(32));

@@ -29,6 +29,10 @@ public:
   /// `elt` is f16 or bf16; `smemBase` is the !llvm.ptr<3> of dynamic shared
   /// memory; `threads` is the CTA size.
   WarpMMA(ImplicitLocOpBuilder &b, Type elt, Value smemBase, int64_t threads);
+  /// The same, with the thread ids given (i32: thread, warp, lane, lane /
+  /// 4, lane % 4) instead of read here.
+  WarpMMA(ImplicitLocOpBuilder &b, Type elt, Value smemBase, int64_t threads,
+          std::array<Value, 5> ids);
 
   ImplicitLocOpBuilder &builder() { return b; }
   Value i32(int64_t v);

@@ -1,5 +1,5 @@
 // RUN: attn-opt %s --attn-default-config --attn-tile --attn-split-kv-loop --cse \
-// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+// RUN:   --convert-attn-template-to-nvvm | FileCheck %s
 
 // bf16 pairs travel as i32 and the mma names its PTX types (NVVM cannot
 // tell them from s32 by type); D = 256 takes 64 x 64 blocks with one K/V

@@ -1,5 +1,5 @@
 // RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse \
-// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+// RUN:   --convert-attn-template-to-nvvm | FileCheck %s
 
 // D = 192: 24 16-byte chunks per row, so 128 threads copy 5 rows per pass
 // (threads 120..127 repeat row 5's first chunks) and a 64-row tile takes

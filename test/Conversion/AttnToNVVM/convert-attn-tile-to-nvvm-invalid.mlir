@@ -1,5 +1,5 @@
 // RUN: attn-opt %s --attn-default-config --attn-tile -split-input-file \
-// RUN:   --convert-attn-tile-to-nvvm="max-shared-bytes=166912" -verify-diagnostics
+// RUN:   --convert-attn-template-to-nvvm="max-shared-bytes=166912" -verify-diagnostics
 
 // What the sm_80 lowering does not handle is refused with a reason.
 

@@ -1,5 +1,5 @@
 // RUN: attn-opt %s --attn-tile --attn-split-kv-loop --attn-reverse-kv-loops --cse \
-// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+// RUN:   --convert-attn-template-to-nvvm | FileCheck %s
 
 // reverse_kv: the K/V loops run over positions p with block last - p, and
 // the copy pipeline runs ahead in positions across the loops: the block

@@ -1,5 +1,5 @@
 // RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse \
-// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+// RUN:   --convert-attn-template-to-nvvm | FileCheck %s
 
 // stages = 3: three K/V buffer pairs after Q (16 KiB + 3 x (8 + 8) KiB),
 // blocks j + 1 and j + 2 in flight while block j is computed, one barrier

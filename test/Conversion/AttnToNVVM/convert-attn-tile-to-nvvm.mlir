@@ -1,5 +1,5 @@
 // RUN: attn-opt %s --attn-default-config --attn-tile --attn-split-kv-loop --cse \
-// RUN:   --convert-attn-tile-to-nvvm | FileCheck %s
+// RUN:   --convert-attn-template-to-nvvm | FileCheck %s
 
 // A causal f16 program with one K/V stage becomes one kernel; the host
 // function is gone (the runtime launches the kernel from its attn.launch

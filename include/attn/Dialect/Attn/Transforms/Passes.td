@@ -175,4 +175,133 @@ def AttnDecomposeOnlineSoftmax : Pass<"attn-decompose-online-softmax"> {
                            "::mlir::attn::AttnDialect"];
 }
 
+def AttnAssignLayouts : Pass<"attn-assign-layouts"> {
+  let summary = "Give every tile of a program its GPU layout";
+  let description = [{
+    The GPU lowering's first step: every tile value inside an `attn.program`
+    gets a layout for the target `chip` as the encoding of its tensor type.
+    2-D tiles take the mma.sync accumulator layout of the configuration's
+    warps (`#attn.mma<warps = W>`), 1-D tiles one value per row of it
+    (`#attn.rows<...>`); loop-carried tiles and tile constants included.
+    Tiles that attn.load reads for `attn.dot` only are staged through
+    shared memory (`#attn.swizzled`; a load with other users is cloned for
+    its dots); a computed A operand (the probabilities P) is converted to
+    the dot-operand layout, which moves no data; a computed B operand is
+    converted to `#attn.swizzled`. Shapes a layout cannot hold, dots on f32
+    and unknown chips are diagnosed.
+
+    ```mlir
+    // Before
+    %s = attn.dot %q, %k, %z transpose_b : tensor<128x64xf16>, tensor<64x64xf16> -> tensor<128x64xf32>
+    // After (warps = 4; %q and %k come from attn.load)
+    %s = attn.dot %q, %k, %z transpose_b : tensor<128x64xf16, #attn.swizzled>,
+        tensor<64x64xf16, #attn.swizzled> -> tensor<128x64xf32, #attn.mma<warps = 4>>
+    %pa = attn.convert_layout %p : tensor<128x64xf16, #attn.mma<warps = 4>>
+        -> tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU: sm_80, sm_90 or sm_90a">
+  ];
+  let dependentDialects = ["::mlir::attn::AttnDialect"];
+}
+
+def AttnStageShared : Pass<"attn-stage-shared"> {
+  let summary = "Make the shared-memory tiles of a laid-out program explicit buffers";
+  let description = [{
+    Each tile in `#attn.swizzled` becomes an `!attn.shared` buffer
+    (`attn.local_alloc`): an `attn.load` of one becomes `attn.async_copy`
+    + `attn.async_commit`, a `attn.convert_layout` to one an
+    `attn.local_store`. Loads in a run of consecutive loops (the K/V loops
+    after attn-split-kv-loop) share one buffer per source and tile type,
+    allocated before the run. The schedule is the simplest correct one:
+    every reader waits for all copies (`attn.async_wait {pending = 0}`) and
+    a barrier; every loop body that writes a buffer ends with a barrier.
+    `attn-pipeline` then overlaps the copies.
+
+    ```mlir
+    // After (one K/V loop, abridged)
+    %kbuf = attn.local_alloc : !attn.shared<64x64xf16, #attn.swizzled>
+    scf.for %j = ... {
+      attn.async_copy %k[%b, %h, %col0, %c0] into %kbuf : memref<...>, !attn.shared<64x64xf16, #attn.swizzled>
+      attn.async_commit
+      attn.async_wait {pending = 0 : i64}
+      gpu.barrier
+      %s = attn.dot %qbuf, %kbuf, %z transpose_b : ...
+      ...
+      gpu.barrier
+      scf.yield ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::attn::AttnDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def AttnPipeline : Pass<"attn-pipeline"> {
+  let summary = "Overlap the K/V copies of a program with its products (by `stages`)";
+  let description = [{
+    Software-pipelines the copies of each chain of K/V loops (consecutive
+    loops over one contiguous range of positions whose bodies copy into the
+    same buffers, each copy the same function of the position in every
+    loop) by the `stages` of the tile configuration:
+
+    * `stages = 1` (two copies, K then V): K is prefetched one block ahead
+      into the single K buffer: the first block's K before the chain; V is
+      issued where K was; `Q K^T` waits for all but the newest copy group;
+      after it a barrier and the next block's K (guarded, one commit group
+      per block); `P V` waits for all but the newest group.
+    * `stages = s > 1`: the buffers get `s` stages, block `j` lives in
+      stage `j % s`; blocks `lo .. lo + s - 2` are issued before the chain;
+      each block waits for all but the newest `s - 2` groups, passes one
+      barrier and issues block `j + s - 1` into the stage block `j - 1`
+      used.
+
+    Other loops keep attn-stage-shared's schedule (a warning says so when
+    `stages > 1` was asked for).
+
+    ```mlir
+    // stages = 2, after (abridged)
+    %kbuf = attn.local_alloc : !attn.shared<2x64x64xf16, #attn.swizzled>
+    scf.if %lo_lt_hi { ... attn.async_copy %k[...] into %k_stage0 ... }
+    attn.async_commit
+    scf.for %j = %lo to %hi step %c1 ... {
+      %st = arith.remui %j, %c2 : index
+      attn.async_wait {pending = 0 : i64}
+      gpu.barrier
+      scf.if %next_lt_hi { ... copies of block j + 1 into stage (st + 1) % 2 ... }
+      attn.async_commit
+      %kv = attn.local_view %kbuf[%st] : ...
+      %s = attn.dot %qbuf, %kv, %z transpose_b : ...
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::attn::AttnDialect",
+                           "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
+}
+
+def AttnAllocateShared : Pass<"attn-allocate-shared"> {
+  let summary = "Place the shared buffers of each program in its dynamic shared memory";
+  let description = [{
+    Gives every `attn.local_alloc` of a program its byte `offset`, in
+    program order, 128-byte aligned, and records the total on the program as
+    `shared_bytes`. A total over `max-shared-bytes` is an error that lists
+    every buffer's size.
+
+    ```mlir
+    %q = attn.local_alloc {offset = 0 : i64} : !attn.shared<128x64xf16, #attn.swizzled>
+    %k = attn.local_alloc {offset = 16384 : i64} : !attn.shared<2x64x64xf16, #attn.swizzled>
+    ```
+  }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "int64_t",
+           /*default=*/"232448",
+           "Dynamic shared memory a CTA may use on the target (sm_90: 232448, sm_80: 166912)">
+  ];
+  let dependentDialects = ["::mlir::attn::AttnDialect"];
+}
+
 #endif // ATTN_DIALECT_ATTN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,182 @@
+//===- ConvertTileToNVVM.cpp - laid-out tile programs to sm_80 kernels ----===//
+//
+// The pass driver of the GPU lowering; the work is in the pattern files:
+//   OutlineKernel.cpp       attn.program -> kernel gpu.func (ABI, metadata)
+//   ElementwiseToNVVM.cpp   arith/math on tiles, constants, layout changes
+//   MemoryToNVVM.cpp        loads/stores, shared buffers, async copies
+//   DotToNVVM.cpp           attn.dot (ldmatrix + mma.sync)
+//   MaskToNVVM.cpp          attn.mask, attn.iota, attn.kv_range
+//   ReduceToNVVM.cpp        row reductions and broadcasts
+//   SoftmaxToNVVM.cpp       attn.online_softmax, attn.finalize
+//
+// Algorithm:
+//  1. Check what no pattern can lower and say why, at the op (a tile
+//     without a layout, copies of partial rows, constants that differ per
+//     element, layout changes other than mma -> dot operand, ...).
+//  2. Outline every program into a kernel of gpu.module @attn_kernels.
+//  3. One dialect conversion: a 1:N type converter (LoweringUtils.h) from
+//     laid-out tiles to the scalars a thread holds, shared buffers to byte
+//     offsets and memrefs to (pointer, sizes, strides); the patterns above,
+//     the kernel signature and the scf structural conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Conversion/Passes.h"
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace attn {
+#define GEN_PASS_DEF_CONVERTATTNTILETONVVM
+#include "attn/Conversion/Passes.h.inc"
+} // namespace attn
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+static bool hasRegisterLayout(Type type) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  return tile && isa_and_nonnull<RegisterLayoutInterface>(tile.getEncoding());
+}
+
+/// Step 1: what the patterns do not lower, diagnosed at the op.
+static LogicalResult checkLowerable(ProgramOp program) {
+  WalkResult walk = program.getBody().walk([&](Operation *op) -> WalkResult {
+    auto fail = [&](const Twine &why) {
+      op->emitOpError() << "has no sm_80 lowering: " << why;
+      return WalkResult::interrupt();
+    };
+    for (Type type : op->getResultTypes())
+      if (auto tile = dyn_cast<RankedTensorType>(type);
+          tile && !hasRegisterLayout(tile))
+        return fail(tile.getEncoding()
+                        ? "its tile is in shared memory as a value (run "
+                          "attn-stage-shared)"
+                        : "its tile has no layout (run attn-assign-layouts)");
+    Dialect *dialect = op->getDialect();
+    bool onTiles = llvm::any_of(op->getResultTypes(), hasRegisterLayout) ||
+                   llvm::any_of(op->getOperandTypes(), hasRegisterLayout);
+    if (onTiles && dialect &&
+        !isa<AttnDialect, arith::ArithDialect, math::MathDialect,
+             scf::SCFDialect>(dialect))
+      return fail("tiles are lowered in attn, arith, math and scf ops only");
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (hasRegisterLayout(cst.getType()) && (!dense || !dense.isSplat()))
+        return fail("a tile constant must have one value for every element "
+                    "(a splat)");
+    }
+    if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+      auto from = cast<RankedTensorType>(convert.getSource().getType());
+      auto to = cast<RankedTensorType>(convert.getType());
+      auto operand = dyn_cast<DotOperandLayoutAttr>(to.getEncoding());
+      if (!operand || operand.getParent() != from.getEncoding())
+        return fail("only #attn.mma -> #attn.dot_operand of the same parent "
+                    "converts in registers");
+    }
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      MemRefType source = copy.getSource().getType();
+      SharedBufferType dest = copy.getDest().getType();
+      int64_t cols = source.getDimSize(source.getRank() - 1);
+      if (!matchPattern(copy.getIndices().back(), m_Zero()) ||
+          cols != dest.getShape()[1])
+        return fail("an asynchronous copy takes whole rows of a buffer with "
+                    "a static innermost dimension of the tile's width");
+    }
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      auto result = dot.getType();
+      int64_t k = dot.getTransposeB()
+                      ? cast<SharedBufferType>(dot.getB().getType()).getShape()[1]
+                      : cast<SharedBufferType>(dot.getB().getType()).getShape()[0];
+      if (result.getDimSize(1) % 16 != 0 || k % 16 != 0)
+        return fail("mma.sync m16n8k16 products need N and K multiples of 16");
+    }
+    if (auto store = dyn_cast<LocalStoreOp>(op))
+      if (!isa<MmaLayoutAttr>(
+              cast<RankedTensorType>(store.getValue().getType()).getEncoding()))
+        return fail("only #attn.mma tiles are stored to shared memory");
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+static gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>("attn_kernels"))
+    return existing;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
+  OpBuilder inner(gpuModule.getBodyRegion());
+  // Dynamic shared memory: one extern array, sized at launch.
+  LLVM::GlobalOp::create(
+      inner, module.getLoc(), LLVM::LLVMArrayType::get(inner.getI8Type(), 0),
+      /*isConstant=*/false, LLVM::Linkage::External, "attn_smem", Attribute(),
+      /*alignment=*/128, /*addrSpace=*/3);
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(module.getContext()));
+  return gpuModule;
+}
+
+namespace {
+struct ConvertAttnTileToNVVMPass
+    : public attn::impl::ConvertAttnTileToNVVMBase<ConvertAttnTileToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a") {
+      module.emitError() << "convert-attn-tile-to-nvvm: unknown chip '" << chip
+                         << "' (known: sm_80, sm_90, sm_90a)";
+      return signalPassFailure();
+    }
+    bool any = false, bad = false;
+    module.walk([&](ProgramOp program) {
+      any = true;
+      bad |= failed(checkLowerable(program));
+    });
+    if (bad)
+      return signalPassFailure();
+    if (!any)
+      return;
+    gpu::GPUModuleOp gpuModule = getOrCreateKernelModule(module);
+    if (failed(outlineKernels(module, gpuModule, chip)))
+      return signalPassFailure();
+
+    TileTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
+    populateElementwiseToNVVMPatterns(converter, patterns);
+    populateMemoryToNVVMPatterns(converter, patterns);
+    populateDotToNVVMPatterns(converter, patterns);
+    populateMaskToNVVMPatterns(converter, patterns);
+    populateReduceToNVVMPatterns(converter, patterns);
+    populateSoftmaxToNVVMPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(patterns,
+                                                                     converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    target.addIllegalDialect<AttnDialect>();
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                           cf::ControlFlowDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addIllegalDialect<memref::MemRefDialect>();
+    target.addLegalOp<gpu::GPUModuleOp, gpu::ReturnOp, gpu::BarrierOp,
+                      gpu::ThreadIdOp, gpu::BlockIdOp, gpu::ShuffleOp>();
+    target.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType());
+    });
+    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

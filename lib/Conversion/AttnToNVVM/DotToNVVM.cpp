@@ -1,0 +1,176 @@
+//===- DotToNVVM.cpp - attn.dot on the tensor cores -----------------------===//
+//
+// `acc + A B` (or `A B^T`) in the #attn.mma layout, as mma.sync m16n8k16
+// tiles: per 16-wide k-step, each warp's A fragments (ldmatrix from shared
+// memory, or the A-operand registers of a dot-operand tile), then per pair
+// of 8-column n-tiles one ldmatrix.x4 of B (`.trans` when B is stored
+// [K, N]; plain when it is B^T stored [N, K]), which feeds two mma.sync per
+// m-tile of the warp.
+//
+// Operand addresses. An ldmatrix.x4 lane reads 16 bytes at row r of its
+// matrix, chunk c (8 elements), stored at chunk c ^ (r % 8) (#attn.swizzled).
+// Every fragment a lane loads in one product has the same r % 8 and a chunk
+// that differs from the first one's by a constant k (even, as each x4 spans
+// two chunks, and the lane's own chunk bit is bit 0), so its address is
+//   laneBase ^ 16 (k & 7)  +  16 (k & ~7) + row offset  (+ stage buffer),
+// one XOR of a per-lane base and an immediate. Written this way the loop
+// keeps at most four XORed bases per operand live, not one address per
+// ldmatrix (LLVM hoists every loop-invariant address; ptxas does not
+// rematerialise them, which cost 30-60 registers at D = 128).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "WarpMMA.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+namespace {
+
+/// Byte offset of one ldmatrix operand (see the file comment).
+static Value fragmentOffset(ImplicitLocOpBuilder &b, Value laneBase,
+                            int64_t chunkDelta, int64_t imm, Value stage) {
+  Value off = laneBase;
+  if (int64_t flip = 16 * (chunkDelta & 7))
+    off = arith::XOrIOp::create(b, off, i32(b, flip));
+  if (stage)
+    off = arith::AddIOp::create(b, stage, off);
+  int64_t add = 16 * (chunkDelta & ~int64_t(7)) + imm;
+  if (add)
+    off = arith::AddIOp::create(b, off, i32(b, add));
+  return off;
+}
+
+struct DotLowering : public OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
+    if (!mma)
+      return rewriter.notifyMatchFailure(op, "result not in #attn.mma");
+    auto bBuffer = dyn_cast<SharedBufferType>(op.getB().getType());
+    if (!bBuffer)
+      return rewriter.notifyMatchFailure(op, "B not in shared memory");
+    auto aBuffer = dyn_cast<SharedBufferType>(op.getA().getType());
+    Type elt = bBuffer.getElementType();
+    MmaTile tile(mma, op.getType().getShape());
+    int64_t k = bBuffer.getShape()[op.getTransposeB() ? 1 : 0];
+    int64_t kSteps = k / 16;
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ThreadIds ids = getThreadIds(b, op);
+    int64_t threads = 32 * mma.getWarps();
+    WarpMMA warp(b, elt, getSharedBase(b), threads,
+                 {ids.tid, ids.warp, ids.lane, ids.group, ids.quadLane});
+
+    // The accumulator: n-tile (mt, nt) at [mt * NT + nt].
+    ValueRange accIn = adaptor.getAcc();
+    SmallVector<std::array<Value, 4>> acc(tile.mTiles * tile.nTiles);
+    for (int64_t i = 0; i < (int64_t)acc.size(); ++i)
+      for (int e = 0; e < 4; ++e)
+        acc[i][e] = accIn[4 * i + e];
+
+    // Lane bases: matrix `sub` of an x4 (lanes 8 sub .. 8 sub + 7 give its
+    // row addresses), row r8 of it.
+    Value sub = arith::DivUIOp::create(b, ids.lane, i32(b, 8));
+    Value r8 = arith::RemUIOp::create(b, ids.lane, i32(b, 8));
+    Value subLo = arith::RemUIOp::create(b, sub, i32(b, 2));
+    Value subHi = arith::DivUIOp::create(b, sub, i32(b, 2));
+    auto laneBase = [&](Value row, Value chunk, int64_t rowBytes) -> Value {
+      return arith::AddIOp::create(
+          b, arith::MulIOp::create(b, row, i32(b, rowBytes)),
+          arith::MulIOp::create(b, arith::XOrIOp::create(b, chunk, r8),
+                                i32(b, 16)));
+    };
+
+    // A fragments from registers (a dot-operand tile): the scalars of
+    // (mt, kk) are a0..a3 as pairs, packed before the product.
+    SmallVector<std::array<Value, 4>> aRegs;
+    if (!aBuffer) {
+      ValueRange aIn = adaptor.getA();
+      Type vecT = VectorType::get({2}, elt);
+      for (int64_t i = 0; i < tile.mTiles * kSteps; ++i) {
+        std::array<Value, 4> frag;
+        for (int r = 0; r < 4; ++r) {
+          Value v = LLVM::UndefOp::create(b, vecT);
+          v = LLVM::InsertElementOp::create(b, v, aIn[8 * i + 2 * r], i32(b, 0));
+          v = LLVM::InsertElementOp::create(b, v, aIn[8 * i + 2 * r + 1],
+                                            i32(b, 1));
+          frag[r] = LLVM::BitcastOp::create(b, b.getI32Type(), v);
+        }
+        aRegs.push_back(frag);
+      }
+    }
+    // A from shared memory ([M, K], rows of 2K bytes): matrix i covers rows
+    // 8 (i % 2).., k 8 (i / 2)..
+    Value aBase, aDyn;
+    int64_t aStatic = 0, aRowBytes = 2 * k;
+    if (aBuffer) {
+      std::tie(aDyn, aStatic) = splitSharedOffset(adaptor.getA().front());
+      aBase = laneBase(
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, ids.warp, i32(b, 16 * tile.mTiles)),
+              arith::AddIOp::create(b, r8,
+                                    arith::MulIOp::create(b, subLo, i32(b, 8)))),
+          subHi, aRowBytes);
+    }
+    // B: stored [N, K] (transpose_b: matrix i covers n 8 (i / 2).., k
+    // 8 (i % 2)..) or [K, N] (.trans: matrix i covers k 8 (i % 2).., n
+    // 8 (i / 2)..).
+    auto [bDyn, bStatic] = splitSharedOffset(adaptor.getB().front());
+    bool transposed = op.getTransposeB();
+    int64_t bRowBytes = 2 * bBuffer.getShape()[1];
+    Value bBase =
+        transposed
+            ? laneBase(arith::AddIOp::create(
+                           b, r8, arith::MulIOp::create(b, subHi, i32(b, 8))),
+                       subLo, bRowBytes)
+            : laneBase(arith::AddIOp::create(
+                           b, r8, arith::MulIOp::create(b, subLo, i32(b, 8))),
+                       subHi, bRowBytes);
+
+    for (int64_t kk = 0; kk < kSteps; ++kk) {
+      SmallVector<std::array<Value, 4>> a;
+      for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+        a.push_back(aBuffer ? warp.ldmatrixX4(
+                                  fragmentOffset(b, aBase, 2 * kk,
+                                                 16 * mt * aRowBytes + aStatic,
+                                                 aDyn),
+                                  /*transpose=*/false)
+                            : aRegs[mt * kSteps + kk]);
+      for (int64_t nt = 0; nt < tile.nTiles; nt += 2) {
+        Value off =
+            transposed
+                ? fragmentOffset(b, bBase, 2 * kk,
+                                 bStatic + 8 * nt * bRowBytes, bDyn)
+                : fragmentOffset(b, bBase, nt,
+                                 bStatic + 16 * kk * bRowBytes, bDyn);
+        std::array<Value, 4> frag = warp.ldmatrixX4(off, !transposed);
+        // One B fragment feeds every m-tile of the warp.
+        for (int64_t mt = 0; mt < tile.mTiles; ++mt) {
+          auto &t0 = acc[mt * tile.nTiles + nt];
+          auto &t1 = acc[mt * tile.nTiles + nt + 1];
+          t0 = warp.mma(a[mt], {frag[0], frag[1]}, t0);
+          t1 = warp.mma(a[mt], {frag[2], frag[3]}, t1);
+        }
+      }
+    }
+    SmallVector<Value> results;
+    for (const auto &t : acc)
+      results.append(t.begin(), t.end());
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+} // namespace
+
+void nvgpu::populateDotToNVVMPatterns(TileTypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  patterns.add<DotLowering>(converter, patterns.getContext());
+}

@@ -1,0 +1,192 @@
+//===- ElementwiseToNVVM.cpp - arith and math on tiles, layout changes ----===//
+//
+// A thread holds the same elements of every tile of one layout, so an
+// elementwise op on tiles is the same op on each of its registers: one
+// pattern serves every arith and math op. Math functions marked
+// `fastmath<afn>` take the hardware approximations (ex2, lg2, tanh) instead
+// of the accurate library versions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+/// Whether `type` is a tile held in registers.
+static bool isRegisterTile(Type type) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  return tile && isa_and_nonnull<RegisterLayoutInterface>(tile.getEncoding());
+}
+
+/// The hardware approximation of a unary f32 math op under `afn`, if any:
+/// the intrinsic and a factor applied to the operand first (exp(x) =
+/// 2^(x log2 e)).
+static std::optional<std::pair<StringRef, double>>
+approximation(Operation *op) {
+  auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
+  arith::FastMathFlagsAttr flags = fm ? fm.getFastMathFlagsAttr() : nullptr;
+  if (!flags ||
+      !bitEnumContainsAll(flags.getValue(), arith::FastMathFlags::afn) ||
+      op->getNumOperands() != 1 || !op->getResult(0).getType().isF32())
+    return std::nullopt;
+  if (isa<math::Exp2Op>(op))
+    return std::pair<StringRef, double>("llvm.nvvm.ex2.approx.ftz.f32", 1.0);
+  if (isa<math::ExpOp>(op))
+    return std::pair<StringRef, double>("llvm.nvvm.ex2.approx.ftz.f32",
+                                        M_LOG2E);
+  if (isa<math::Log2Op>(op))
+    return std::pair<StringRef, double>("llvm.nvvm.lg2.approx.f", 1.0);
+  if (isa<math::TanhOp>(op))
+    return std::pair<StringRef, double>("llvm.nvvm.tanh.approx.f32", 1.0);
+  return std::nullopt;
+}
+
+namespace {
+
+/// Any arith or math op on register tiles: the op once per register.
+struct ElementwiseOnTiles : public ConversionPattern {
+  ElementwiseOnTiles(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Dialect *dialect = op->getDialect();
+    if (!dialect || !isa<arith::ArithDialect, math::MathDialect>(dialect) ||
+        isa<arith::ConstantOp>(op) || op->getNumRegions() != 0 ||
+        op->getNumResults() != 1 || !isRegisterTile(op->getResult(0).getType()))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    size_t n = cast<RegisterLayoutInterface>(resultType.getEncoding())
+                   .getElementsPerThread(resultType.getShape());
+    for (auto [value, converted] : llvm::zip(op->getOperands(), operands))
+      if (!isRegisterTile(value.getType()) || converted.size() != n)
+        return rewriter.notifyMatchFailure(
+            op, "operands are not tiles of the result's layout");
+    ImplicitLocOpBuilder b(op->getLoc(), rewriter);
+    Type elt = resultType.getElementType();
+    std::optional<std::pair<StringRef, double>> approx = approximation(op);
+    SmallVector<Value> results;
+    results.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      SmallVector<Value> scalars;
+      for (ValueRange converted : operands)
+        scalars.push_back(converted[i]);
+      if (approx) {
+        Value x = scalars[0];
+        if (approx->second != 1.0)
+          x = arith::MulFOp::create(b, x, f32(b, approx->second));
+        results.push_back(
+            LLVM::CallIntrinsicOp::create(b, elt, b.getStringAttr(approx->first),
+                                          ValueRange{x})
+                .getResult(0));
+        continue;
+      }
+      OperationState state(op->getLoc(), op->getName());
+      state.addOperands(scalars);
+      state.addTypes(elt);
+      state.addAttributes(op->getAttrs());
+      results.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// f32 -> f16/bf16 of a tile whose registers come in pairs of adjacent
+/// columns (#attn.mma, #attn.dot_operand): each pair is rounded into one
+/// packed 32-bit value (one `cvt.rn.f16x2.f32`) and the pair's two halves
+/// are taken from it. A consumer that packs the pair again (the A operand
+/// of P V, a 4-byte store of O) then gets the packed value back without
+/// converting again, wherever it is (LLVM folds the unpack/pack).
+struct PackedTruncF : public OpConversionPattern<arith::TruncFOp> {
+  PackedTruncF(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isa_and_nonnull<MmaLayoutAttr, DotOperandLayoutAttr>(
+                     type.getEncoding()) ||
+        type.getElementType().getIntOrFloatBitWidth() != 16 ||
+        !cast<RankedTensorType>(op.getIn().getType()).getElementType().isF32())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Type elt = type.getElementType();
+    Type vecT = VectorType::get({2}, elt);
+    ValueRange in = adaptor.getIn();
+    SmallVector<Value> out;
+    for (size_t i = 0; i + 1 < in.size(); i += 2) {
+      Value lo = arith::TruncFOp::create(b, elt, in[i]);
+      Value hi = arith::TruncFOp::create(b, elt, in[i + 1]);
+      Value v = LLVM::UndefOp::create(b, vecT);
+      v = LLVM::InsertElementOp::create(b, v, lo, i32(b, 0));
+      v = LLVM::InsertElementOp::create(b, v, hi, i32(b, 1));
+      Value packed = LLVM::BitcastOp::create(b, b.getI32Type(), v);
+      Value pair = LLVM::BitcastOp::create(b, vecT, packed);
+      out.push_back(LLVM::ExtractElementOp::create(b, pair, i32(b, 0)));
+      out.push_back(LLVM::ExtractElementOp::create(b, pair, i32(b, 1)));
+    }
+    rewriter.replaceOpWithMultiple(op, {out});
+    return success();
+  }
+};
+
+/// A tile constant: the same scalar in every register (splats only; a
+/// tile whose registers differ per thread has no such lowering and is
+/// refused before the conversion).
+struct TileConstant : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isRegisterTile(op.getType()))
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense || !dense.isSplat())
+      return rewriter.notifyMatchFailure(op, "not a splat");
+    auto type = cast<RankedTensorType>(op.getType());
+    size_t n = cast<RegisterLayoutInterface>(type.getEncoding())
+                   .getElementsPerThread(type.getShape());
+    Value scalar = arith::ConstantOp::create(
+        rewriter, op.getLoc(), type.getElementType(),
+        cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(n, scalar)});
+    return success();
+  }
+};
+
+/// Between the accumulator layout and the A-operand layout of the same
+/// parent: the same registers in the same order (LoweringUtils.h, the
+/// layouts' descriptions), so nothing moves.
+struct ConvertLayoutInRegisters
+    : public OpConversionPattern<ConvertLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto source = cast<RankedTensorType>(op.getSource().getType());
+    auto result = cast<RankedTensorType>(op.getType());
+    auto mma = dyn_cast<MmaLayoutAttr>(source.getEncoding());
+    auto operand = dyn_cast<DotOperandLayoutAttr>(result.getEncoding());
+    if (!mma || !operand || operand.getParent() != mma)
+      return rewriter.notifyMatchFailure(op, "not mma -> its dot operand");
+    rewriter.replaceOpWithMultiple(op, {adaptor.getSource()});
+    return success();
+  }
+};
+} // namespace
+
+void nvgpu::populateElementwiseToNVVMPatterns(TileTypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  patterns.add<ElementwiseOnTiles>(converter, patterns.getContext());
+  patterns.add<TileConstant, ConvertLayoutInRegisters, PackedTruncF>(
+      converter, patterns.getContext());
+}

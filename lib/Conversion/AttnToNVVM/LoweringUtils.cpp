@@ -1,0 +1,155 @@
+//===- LoweringUtils.cpp - what the sm_80 patterns share ------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    auto layout = dyn_cast_or_null<RegisterLayoutInterface>(type.getEncoding());
+    if (!layout)
+      return std::nullopt;
+    results.append(layout.getElementsPerThread(type.getShape()),
+                   type.getElementType());
+    return success();
+  });
+  addConversion([](SharedBufferType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
+  addConversion([ctx](MemRefType type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    results.push_back(LLVM::LLVMPointerType::get(ctx, 1));
+    results.append(2 * type.getRank(), IntegerType::get(ctx, 64));
+    return success();
+  });
+  auto cast = [](OpBuilder &b, TypeRange types, ValueRange inputs,
+                 Location loc) -> SmallVector<Value> {
+    return UnrealizedConversionCastOp::create(b, loc, types, inputs)
+        .getResults();
+  };
+  addSourceMaterialization([](OpBuilder &b, Type type, ValueRange inputs,
+                              Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  });
+  addTargetMaterialization(cast);
+}
+
+GpuConfigAttr nvgpu::getGpuConfig(Operation *op) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  if (kernel)
+    if (auto config = kernel->getAttrOfType<GpuConfigAttr>("attn.gpu_config"))
+      return config;
+  return GpuConfigAttr::get(op->getContext(), false, false, false);
+}
+
+ThreadIds nvgpu::getThreadIds(ImplicitLocOpBuilder &b, Operation *op) {
+  // The ids are computed where every code of the kernel (or of the loop,
+  // for loop-local ids) can use them: at the start of the kernel, or of the
+  // K/V loop's body. Built at the op instead, code in a branch (the copies
+  // of the next block) would compute them where later code of the loop
+  // body cannot reuse them.
+  OpBuilder::InsertionGuard guard(b);
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  Value x = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value tid = arith::IndexCastOp::create(b, b.getI32Type(), x);
+  if (getGpuConfig(op).getLoopLocalIds()) {
+    // The outermost loop of the kernel body around `op`.
+    scf::ForOp loop;
+    for (Operation *p = op->getParentOp(); p && !isa<gpu::GPUFuncOp>(p);
+         p = p->getParentOp())
+      if (auto f = dyn_cast<scf::ForOp>(p))
+        loop = f;
+    if (loop) {
+      b.setInsertionPointToStart(loop.getBody());
+      Value zero = arith::ShRUIOp::create(
+          b, toI32(b, loop.getInductionVar()), i32(b, 31));
+      tid = arith::OrIOp::create(b, tid, zero);
+    }
+  }
+  ThreadIds ids;
+  ids.tid = tid;
+  ids.warp = arith::DivUIOp::create(b, tid, i32(b, 32));
+  ids.lane = arith::RemUIOp::create(b, tid, i32(b, 32));
+  ids.group = arith::DivUIOp::create(b, ids.lane, i32(b, 4));
+  ids.quadLane = arith::RemUIOp::create(b, ids.lane, i32(b, 4));
+  return ids;
+}
+
+Value nvgpu::getSharedBase(ImplicitLocOpBuilder &b) {
+  return LLVM::AddressOfOp::create(
+      b, LLVM::LLVMPointerType::get(b.getContext(), 3), "attn_smem");
+}
+
+Value nvgpu::i32(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantIntOp::create(b, v, 32);
+}
+Value nvgpu::i64(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantIntOp::create(b, v, 64);
+}
+Value nvgpu::f32(ImplicitLocOpBuilder &b, double v) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+}
+Value nvgpu::toI32(ImplicitLocOpBuilder &b, Value index) {
+  return arith::IndexCastOp::create(b, b.getI32Type(), index);
+}
+Value nvgpu::toIndex(ImplicitLocOpBuilder &b, Value i32v) {
+  return arith::IndexCastOp::create(b, b.getIndexType(), i32v);
+}
+
+Value nvgpu::rowOf(ImplicitLocOpBuilder &b, const ThreadIds &ids,
+                   int64_t mTiles, int64_t delta) {
+  // warp * 16 * MT + (group + delta)
+  return arith::AddIOp::create(
+      b, arith::MulIOp::create(b, ids.warp, i32(b, 16 * mTiles)),
+      arith::AddIOp::create(b, ids.group, i32(b, delta)));
+}
+
+MmaLayoutAttr nvgpu::getMmaParent(Type type) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  if (!tile)
+    return {};
+  Attribute encoding = tile.getEncoding();
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(encoding))
+    return mma;
+  if (auto rows = dyn_cast_or_null<RowsLayoutAttr>(encoding))
+    return rows.getParent();
+  if (auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(encoding))
+    return operand.getParent();
+  return {};
+}
+
+std::pair<Value, int64_t> nvgpu::splitSharedOffset(Value offset) {
+  APInt c;
+  if (matchPattern(offset, m_ConstantInt(&c)))
+    return {Value(), c.getSExtValue()};
+  if (auto add = offset.getDefiningOp<arith::AddIOp>()) {
+    if (matchPattern(add.getRhs(), m_ConstantInt(&c)))
+      return {add.getLhs(), c.getSExtValue()};
+    if (matchPattern(add.getLhs(), m_ConstantInt(&c)))
+      return {add.getRhs(), c.getSExtValue()};
+  }
+  return {offset, 0};
+}
+
+Value nvgpu::planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
+                          Type elt, ValueRange indices) {
+  int64_t rank = (memref.size() - 1) / 2;
+  ValueRange strides = memref.drop_front(1 + rank);
+  Value offset = i64(b, 0);
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    Value idx = arith::IndexCastOp::create(b, b.getI64Type(), indices[d]);
+    offset = arith::AddIOp::create(
+        b, offset, arith::MulIOp::create(b, idx, strides[d]));
+  }
+  return LLVM::GEPOp::create(b, memref[0].getType(), elt, memref[0],
+                             ArrayRef<LLVM::GEPArg>{offset});
+}

@@ -1,0 +1,541 @@
+//===- MemoryToNVVM.cpp - global and shared memory ------------------------===//
+//
+// Buffers arrive as (pointer, sizes, strides) kernel arguments; a tile spans
+// a buffer's last two dimensions from its indices, and the innermost
+// dimension of every buffer is contiguous (the runtime checks that before a
+// launch, docs/gpu-kernels.md). Register tiles are loaded and stored by
+// each thread for the elements it holds, with bounds checks; tiles for the
+// tensor cores go to shared memory with cp.async (WarpMMA::copyTileAsync),
+// in groups that attn.async_wait waits for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "WarpMMA.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+/// Element offset (i64) of [indices[0], .., indices[r - 3], 0, 0]: the
+/// plane of the last two dimensions.
+static Value planeOffset(ImplicitLocOpBuilder &b, ValueRange memref,
+                         ValueRange indices, int64_t leading) {
+  int64_t rank = (memref.size() - 1) / 2;
+  ValueRange strides = memref.drop_front(1 + rank);
+  Value offset = i64(b, 0);
+  for (int64_t d = 0; d < leading; ++d) {
+    Value idx = arith::IndexCastOp::create(b, b.getI64Type(), indices[d]);
+    offset = arith::AddIOp::create(
+        b, offset, arith::MulIOp::create(b, idx, strides[d]));
+  }
+  return offset;
+}
+
+/// `v` (index) as i64, looking through the index_cast that brought an i64
+/// kernel argument into index arithmetic: sizes and strides stay 64-bit
+/// (an index is 32 bits in the kernels, and a stride can exceed 2^31).
+static Value asI64(ImplicitLocOpBuilder &b, Value v) {
+  if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+    if (cast.getIn().getType().isInteger(64))
+      return cast.getIn();
+  return arith::IndexCastOp::create(b, b.getI64Type(), v);
+}
+
+static Value gep(ImplicitLocOpBuilder &b, Value base, Type elt, Value offset) {
+  return LLVM::GEPOp::create(b, base.getType(), elt, base,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+/// Whether the tile's columns [c0, c0 + cols) are inside a dimension of
+/// static extent `extent` for every value of `c0` (a constant).
+static bool columnsInBounds(Value c0, int64_t cols, int64_t extent) {
+  APInt start;
+  return !ShapedType::isDynamic(extent) &&
+         matchPattern(c0, m_ConstantInt(&start)) &&
+         start.getSExtValue() >= 0 && start.getSExtValue() + cols <= extent;
+}
+
+static int64_t kernelThreads(Operation *op) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  return (*block)[0];
+}
+
+static WarpMMA makeWarpMMA(ImplicitLocOpBuilder &b, Operation *op, Type elt) {
+  ThreadIds ids = getThreadIds(b, op);
+  return WarpMMA(b, elt, getSharedBase(b), kernelThreads(op),
+                 {ids.tid, ids.warp, ids.lane, ids.group, ids.quadLane});
+}
+
+namespace {
+
+struct DimLowering : public OpConversionPattern<memref::DimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::DimOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> index = op.getConstantIndex();
+    ValueRange memref = adaptor.getSource();
+    int64_t rank = (memref.size() - 1) / 2;
+    if (!index || *index < 0 || *index >= rank)
+      return rewriter.notifyMatchFailure(op, "dynamic or bad dimension");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(op, arith::IndexCastOp::create(b, b.getIndexType(),
+                                                      memref[1 + *index]));
+    return success();
+  }
+};
+
+/// A unit-stride view of a buffer (the plane a K/V tile lies in, computed
+/// once before the K/V loops): the pointer moves to the view's first
+/// element; the kept dimensions keep their sizes and strides.
+struct SubViewLowering : public OpConversionPattern<memref::SubViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::SubViewOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!llvm::all_of(op.getStaticStrides(), [](int64_t s) { return s == 1; }))
+      return rewriter.notifyMatchFailure(op, "non-unit view strides");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange source = adaptor.getSource();
+    int64_t rank = op.getSourceType().getRank();
+    ValueRange strides = source.drop_front(1 + rank);
+    auto asI64 = [&](OpFoldResult ofr, ValueRange converted) -> Value {
+      if (auto attr = dyn_cast<Attribute>(ofr))
+        return i64(b, cast<IntegerAttr>(attr).getInt());
+      return ::asI64(b, converted.front());
+    };
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+    // The converted dynamic operands, in the order the op lists them.
+    auto dynOffsets = adaptor.getOffsets(), dynSizes = adaptor.getSizes();
+    size_t nextOffset = 0, nextSize = 0;
+    Value offset = i64(b, 0);
+    SmallVector<Value> sizeValues;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value o = isa<Attribute>(offsets[d])
+                    ? asI64(offsets[d], {})
+                    : asI64(offsets[d], dynOffsets[nextOffset++]);
+      Value sz = isa<Attribute>(sizes[d]) ? asI64(sizes[d], {})
+                                          : asI64(sizes[d], dynSizes[nextSize++]);
+      if (!matchPattern(o, m_Zero()))
+        offset = arith::AddIOp::create(b, offset,
+                                       arith::MulIOp::create(b, o, strides[d]));
+      sizeValues.push_back(sz);
+    }
+    llvm::SmallBitVector dropped = op.getDroppedDims();
+    SmallVector<Value> results{
+        LLVM::GEPOp::create(b, source[0].getType(),
+                            op.getSourceType().getElementType(), source[0],
+                            ArrayRef<LLVM::GEPArg>{offset})};
+    for (int64_t d = 0; d < rank; ++d)
+      if (!dropped.test(d))
+        results.push_back(sizeValues[d]);
+    for (int64_t d = 0; d < rank; ++d)
+      if (!dropped.test(d))
+        results.push_back(strides[d]);
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// The sizes and strides of a kernel buffer (its arguments); the base is
+/// the argument's pointer and the offset 0 (the runtime passes a pointer to
+/// the first element).
+struct ExtractMetadataLowering
+    : public OpConversionPattern<memref::ExtractStridedMetadataOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::ExtractStridedMetadataOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange source = adaptor.getSource();
+    SmallVector<SmallVector<Value>> results;
+    results.push_back({source[0]});
+    results.push_back({arith::ConstantIndexOp::create(b, 0)});
+    for (Value v : source.drop_front())
+      results.push_back(
+          {arith::IndexCastOp::create(b, b.getIndexType(), v).getResult()});
+    rewriter.replaceOpWithMultiple(op, results);
+    return success();
+  }
+};
+
+/// A view of a kernel buffer with the given sizes and strides (offset 0).
+struct ReinterpretCastLowering
+    : public OpConversionPattern<memref::ReinterpretCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::ReinterpretCastOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!llvm::all_of(op.getStaticOffsets(), [](int64_t o) { return o == 0; }))
+      return rewriter.notifyMatchFailure(op, "non-zero offset");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    SmallVector<Value> results{adaptor.getSource().front()};
+    auto dynSizes = adaptor.getSizes(), dynStrides = adaptor.getStrides();
+    size_t nextSize = 0, nextStride = 0;
+    for (int64_t v : op.getStaticSizes())
+      results.push_back(ShapedType::isDynamic(v)
+                            ? asI64(b, dynSizes[nextSize++].front())
+                            : i64(b, v));
+    for (int64_t v : op.getStaticStrides())
+      results.push_back(ShapedType::isDynamic(v)
+                            ? asI64(b, dynStrides[nextStride++].front())
+                            : i64(b, v));
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// A scalar read of a buffer (a per-head slope): one global load.
+struct ScalarLoadLowering : public OpConversionPattern<memref::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange memref = adaptor.getMemref();
+    int64_t rank = op.getMemRefType().getRank();
+    ValueRange strides = memref.drop_front(1 + rank);
+    Value offset = i64(b, 0);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value idx = arith::IndexCastOp::create(
+          b, b.getI64Type(), adaptor.getIndices()[d].front());
+      // The innermost dimension is contiguous.
+      offset = arith::AddIOp::create(
+          b, offset,
+          d + 1 == rank ? idx : Value(arith::MulIOp::create(b, idx, strides[d])));
+    }
+    Type elt = op.getType();
+    Value ptr = gep(b, memref[0], elt, offset);
+    rewriter.replaceOp(op, LLVM::LoadOp::create(b, elt, ptr));
+    return success();
+  }
+};
+
+/// attn.load into registers: each thread reads the elements it holds, zero
+/// outside the buffer (the address is clamped to the plane's first element,
+/// which every launched kernel's buffer has, so no read goes astray).
+struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    MmaLayoutAttr parent = getMmaParent(type);
+    if (!parent)
+      return rewriter.notifyMatchFailure(op, "not a register layout");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange memref = adaptor.getSource();
+    int64_t rank = op.getSource().getType().getRank();
+    int64_t tileRank = type.getRank();
+    SmallVector<Value> idx;
+    for (ValueRange v : adaptor.getIndices())
+      idx.push_back(v.front());
+    Type elt = type.getElementType();
+    Value plane = gep(b, memref[0], elt,
+                      planeOffset(b, memref, idx, rank - tileRank));
+    ValueRange sizes = memref.slice(1, rank);
+    ValueRange strides = memref.drop_front(1 + rank);
+    ThreadIds ids = getThreadIds(b, op);
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(elt));
+    auto element = [&](Value row, Value col) -> Value {
+      // row, col: i64 buffer coordinates (row null for 1-D tiles).
+      Value inBounds = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, col,
+                                             sizes[rank - 1]);
+      Value offset = col;
+      if (row) {
+        inBounds = arith::AndIOp::create(
+            b, inBounds,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row,
+                                  sizes[rank - 2]));
+        offset = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, row, strides[rank - 2]), col);
+      }
+      offset = arith::SelectOp::create(b, inBounds, offset, i64(b, 0));
+      Value v = LLVM::LoadOp::create(b, elt, gep(b, plane, elt, offset));
+      return arith::SelectOp::create(b, inBounds, v, zero);
+    };
+    auto wide = [&](Value i32v) {
+      return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
+    };
+    SmallVector<Value> values;
+    MmaTile t(parent, {type.getDimSize(0), 8});
+    if (tileRank == 2) {
+      MmaTile tile(parent, type.getShape());
+      values.resize(tile.size());
+      Value r0 = toI32(b, idx[rank - 2]), c0 = toI32(b, idx[rank - 1]);
+      Value colBase = arith::AddIOp::create(
+          b, c0, arith::MulIOp::create(b, ids.quadLane, i32(b, 2)));
+      for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = wide(arith::AddIOp::create(
+              b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
+          for (int64_t nt = 0; nt < tile.nTiles; ++nt)
+            for (int64_t e = 0; e < 2; ++e) {
+              Value col = wide(arith::AddIOp::create(
+                  b, colBase, i32(b, MmaTile::colDelta(nt, e))));
+              values[tile.index(mt, nt, 2 * half + e)] = element(row, col);
+            }
+        }
+    } else {
+      Value r0 = toI32(b, idx[rank - 1]);
+      for (int64_t mt = 0; mt < t.mTiles; ++mt)
+        for (int64_t half = 0; half < 2; ++half)
+          values.push_back(element(
+              Value(), wide(arith::AddIOp::create(
+                           b, r0, rowOf(b, ids, t.mTiles, 16 * mt + 8 * half)))));
+    }
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+/// attn.store from registers. 2-D tiles (#attn.mma): per row of the thread,
+/// under one bounds check, pairs of 16-bit elements as one 4-byte store (the
+/// runtime holds such buffers to 16-byte aligned rows), other types element
+/// by element. 1-D tiles (#attn.rows): the first lane of each quad stores
+/// the quad's rows.
+struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getValue().getType();
+    MmaLayoutAttr parent = getMmaParent(type);
+    if (!parent)
+      return rewriter.notifyMatchFailure(op, "not a register layout");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange memref = adaptor.getDest();
+    MemRefType memrefType = op.getDest().getType();
+    int64_t rank = memrefType.getRank(), tileRank = type.getRank();
+    SmallVector<Value> idx;
+    for (ValueRange v : adaptor.getIndices())
+      idx.push_back(v.front());
+    ValueRange values = adaptor.getValue();
+    Type elt = type.getElementType();
+    ValueRange sizes = memref.slice(1, rank);
+    ValueRange strides = memref.drop_front(1 + rank);
+    Value ptr = memref[0];
+    Value plane = planeOffset(b, memref, idx, rank - tileRank);
+    ThreadIds ids = getThreadIds(b, op);
+    Value rowStart = idx[rank - tileRank];
+    Value rowBound = arith::IndexCastOp::create(b, b.getIndexType(),
+                                                sizes[rank - tileRank]);
+    MmaTile t(parent, {type.getDimSize(0), 8});
+    for (int64_t mt = 0; mt < t.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = arith::AddIOp::create(
+            b, rowStart, toIndex(b, rowOf(b, ids, t.mTiles, 16 * mt + 8 * half)));
+        Value inBounds =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, rowBound);
+        if (tileRank == 1) {
+          inBounds = arith::AndIOp::create(
+              b, inBounds,
+              arith::CmpIOp::create(b, arith::CmpIPredicate::eq, ids.quadLane,
+                                    i32(b, 0)));
+        }
+        auto ifOp = scf::IfOp::create(b, inBounds, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value row64 = arith::IndexCastOp::create(b, b.getI64Type(), row);
+        if (tileRank == 1) {
+          Value off = arith::AddIOp::create(b, plane, row64);
+          LLVM::StoreOp::create(b, values[2 * mt + half], gep(b, ptr, elt, off),
+                                /*alignment=*/elt.getIntOrFloatBitWidth() / 8);
+          continue;
+        }
+        MmaTile tile(parent, type.getShape());
+        Value rowBase = arith::AddIOp::create(
+            b, plane, arith::MulIOp::create(b, row64, strides[rank - 2]));
+        Value c0 = idx[rank - 1];
+        bool inside = columnsInBounds(c0, type.getDimSize(1),
+                                      memrefType.getDimSize(rank - 1));
+        Value colBound = sizes[rank - 1];
+        for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
+          Value x = values[tile.index(mt, nt, 2 * half)];
+          Value y = values[tile.index(mt, nt, 2 * half + 1)];
+          Value col = arith::AddIOp::create(
+              b, arith::MulIOp::create(b, ids.quadLane, i32(b, 2)),
+              i32(b, 8 * nt));
+          Value col64 = arith::ExtUIOp::create(b, b.getI64Type(), col);
+          if (!inside)
+            col64 = arith::AddIOp::create(
+                b, col64, arith::IndexCastOp::create(b, b.getI64Type(), c0));
+          Value off = arith::AddIOp::create(b, rowBase, col64);
+          if (inside && elt.getIntOrFloatBitWidth() == 16) {
+            Type vecT = VectorType::get({2}, elt);
+            Value v = LLVM::UndefOp::create(b, vecT);
+            v = LLVM::InsertElementOp::create(b, v, x, i32(b, 0));
+            v = LLVM::InsertElementOp::create(b, v, y, i32(b, 1));
+            LLVM::StoreOp::create(b, LLVM::BitcastOp::create(b, b.getI32Type(), v),
+                                  gep(b, ptr, elt, off), /*alignment=*/4);
+            continue;
+          }
+          for (int64_t e = 0; e < 2; ++e) {
+            Value at = e ? Value(arith::AddIOp::create(b, off, i64(b, 1))) : off;
+            Value colE = e ? Value(arith::AddIOp::create(b, col64, i64(b, 1)))
+                           : col64;
+            auto store = [&](OpBuilder &nb, Location loc) {
+              ImplicitLocOpBuilder sb(loc, nb);
+              LLVM::StoreOp::create(sb, e ? y : x, gep(sb, ptr, elt, at),
+                                    elt.getIntOrFloatBitWidth() / 8);
+            };
+            if (inside) {
+              store(b, b.getLoc());
+              continue;
+            }
+            Value ok = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                             colE, colBound);
+            auto colIf = scf::IfOp::create(b, ok, /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(colIf.thenBlock());
+            store(b, b.getLoc());
+          }
+        }
+      }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalAllocLowering : public OpConversionPattern<LocalAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalAllocOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> offset = op.getOffset();
+    if (!offset)
+      return rewriter.notifyMatchFailure(op, "no offset (run attn-allocate-shared)");
+    rewriter.replaceOp(op, arith::ConstantIntOp::create(rewriter, op.getLoc(),
+                                                        *offset, 32));
+    return success();
+  }
+};
+
+struct LocalViewLowering : public OpConversionPattern<LocalViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalViewOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value stage = toI32(b, adaptor.getIndex().front());
+    Value stageBytes = arith::MulIOp::create(
+        b, stage, i32(b, op.getType().getSizeInBytes()));
+    auto [dynamic, base] = splitSharedOffset(adaptor.getSource().front());
+    Value offset = stageBytes;
+    if (dynamic)
+      offset = arith::AddIOp::create(b, dynamic, offset);
+    if (base)
+      offset = arith::AddIOp::create(b, offset, i32(b, base));
+    rewriter.replaceOp(op, offset);
+    return success();
+  }
+};
+
+/// cp.async of a tile of whole rows (WarpMMA::copyTileAsync).
+struct AsyncCopyLowering : public OpConversionPattern<AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange memref = adaptor.getSource();
+    int64_t rank = op.getSource().getType().getRank();
+    SmallVector<Value> idx;
+    for (ValueRange v : adaptor.getIndices())
+      idx.push_back(v.front());
+    SharedBufferType dest = op.getDest().getType();
+    Type elt = dest.getElementType();
+    WarpMMA mma = makeWarpMMA(b, op, elt);
+    Value plane = gep(b, memref[0], elt, planeOffset(b, memref, idx, rank - 2));
+    ValueRange strides = memref.drop_front(1 + rank);
+    WarpMMA::CopyPlan plan =
+        mma.planCopy(plane, strides[rank - 2], dest.getShape()[1]);
+    Value bound = arith::TruncIOp::create(b, b.getI32Type(), memref[rank - 1]);
+    auto [dynamic, base] = splitSharedOffset(adaptor.getDest().front());
+    mma.copyTileAsync(plan, toI32(b, idx[rank - 2]), bound, dest.getShape()[0],
+                      base, dynamic);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : public OpConversionPattern<AsyncCommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCommitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : public OpConversionPattern<AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, op.getPending());
+    return success();
+  }
+};
+
+/// attn.local_store of an #attn.mma tile of 16-bit elements: each thread
+/// writes its pairs (one 4-byte store each) at their swizzled places.
+struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    auto mma = dyn_cast<MmaLayoutAttr>(type.getEncoding());
+    if (!mma || type.getElementType().getIntOrFloatBitWidth() != 16)
+      return rewriter.notifyMatchFailure(op, "not a 16-bit #attn.mma tile");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Type elt = type.getElementType();
+    WarpMMA warp = makeWarpMMA(b, op, elt);
+    Value smem = getSharedBase(b);
+    Value base = adaptor.getDest().front();
+    ValueRange values = adaptor.getValue();
+    MmaTile tile(mma, type.getShape());
+    ThreadIds ids = getThreadIds(b, op);
+    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
+        for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
+          Value off = warp.swizzled(row, i32(b, 8 * nt), type.getDimSize(1));
+          off = arith::AddIOp::create(
+              b, arith::AddIOp::create(b, base, off),
+              arith::MulIOp::create(b, ids.quadLane, i32(b, 4)));
+          Type vecT = VectorType::get({2}, elt);
+          Value v = LLVM::UndefOp::create(b, vecT);
+          v = LLVM::InsertElementOp::create(
+              b, v, values[tile.index(mt, nt, 2 * half)], i32(b, 0));
+          v = LLVM::InsertElementOp::create(
+              b, v, values[tile.index(mt, nt, 2 * half + 1)], i32(b, 1));
+          Value ptr = LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(), smem,
+                                          ArrayRef<LLVM::GEPArg>{off});
+          LLVM::StoreOp::create(b, LLVM::BitcastOp::create(b, b.getI32Type(), v),
+                                ptr, /*alignment=*/4);
+        }
+      }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void nvgpu::populateMemoryToNVVMPatterns(TileTypeConverter &converter,
+                                         RewritePatternSet &patterns) {
+  patterns.add<DimLowering, SubViewLowering, ExtractMetadataLowering,
+               ReinterpretCastLowering, ScalarLoadLowering, RegisterLoadLowering,
+               RegisterStoreLowering, LocalAllocLowering, LocalViewLowering,
+               AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
+               LocalStoreLowering>(converter, patterns.getContext());
+}

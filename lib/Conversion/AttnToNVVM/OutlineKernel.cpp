@@ -1,0 +1,387 @@
+//===- OutlineKernel.cpp - attn.program to a kernel gpu.func --------------===//
+//
+// A kernel's host side is the runtime (runtime/): it launches the kernel from
+// the `attn.launch` metadata this step attaches, with one argument group per
+// buffer (pointer, sizes, strides; docs/gpu-kernels.md). So the host
+// function is not kept: it must hold nothing but the program and what the
+// program is computed from, and anything else is refused rather than
+// dropped.
+//
+// Algorithm (per function with an attn.program):
+//  1. Check the function: one program; besides it only side-effect free ops
+//     and cf.assert shape checks; the program lists q, k, v and o, has a
+//     tile configuration and its shared memory placed. The asserts become
+//     the kernel's launch contract, which the runtime checks before every
+//     launch: `dim(a, i) == dim(b, j)` (equal sizes) and attn-tile's
+//     grouped-query check (`dim(b, j) > 0` and it divides `dim(a, i)`);
+//     any other assert is refused, as the kernel could not keep it.
+//  2. Create `gpu.func @<function>` kernel in @attn_kernels whose arguments
+//     are the program's distinct buffers, in buffer order (a memref listed
+//     under two roles is one argument).
+//  3. Clone the body in: program ids become gpu.block_id x / y; values from
+//     above are recomputed in the kernel from their (side-effect free)
+//     definitions; each buffer is a view of its argument
+//     (memref.reinterpret_cast) whose dynamic sizes are read from one
+//     member of their class of equal sizes (so that the K and V copies of
+//     a block share their bounds checks, as they share their length) and
+//     whose strides are the argument's.
+//  4. Attach the launch metadata and erase the host function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+namespace {
+
+/// Clones into the kernel what a value from above is computed from.
+class ValueSinker {
+public:
+  ValueSinker(OpBuilder &b, IRMapping &mapping) : b(b), mapping(mapping) {}
+
+  LogicalResult sink(Value v, Operation *user) {
+    if (mapping.contains(v))
+      return success();
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return user->emitOpError()
+             << "uses an argument of the host function that is not one of "
+                "the program's buffers; a kernel takes only its buffers";
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return user->emitOpError()
+             << "uses a value computed outside the attn.program by '"
+             << def->getName()
+             << "', which has side effects or regions; the kernel can only "
+                "recompute side-effect free values";
+    for (Value operand : def->getOperands())
+      if (failed(sink(operand, def)))
+        return failure();
+    b.clone(*def, mapping);
+    return success();
+  }
+
+private:
+  OpBuilder &b;
+  IRMapping &mapping;
+};
+
+/// A buffer dimension: (argument number, dimension).
+using BufferDim = std::pair<unsigned, int64_t>;
+
+/// `memref.dim` of a kernel buffer with a constant index, as a BufferDim.
+static std::optional<BufferDim> asBufferDim(Value v, ArrayRef<Value> args) {
+  auto dim = v.getDefiningOp<memref::DimOp>();
+  if (!dim)
+    return std::nullopt;
+  std::optional<int64_t> index = dim.getConstantIndex();
+  auto it = llvm::find(args, dim.getSource());
+  if (!index || it == args.end())
+    return std::nullopt;
+  return BufferDim{unsigned(it - args.begin()), *index};
+}
+
+/// The launch contract from the host function's asserts (step 1).
+struct Contract {
+  /// Equal sizes: each dimension's representative (the first in argument
+  /// order of its class).
+  std::map<BufferDim, BufferDim> representative;
+  SmallVector<std::pair<BufferDim, BufferDim>> equal;
+  /// (divisor, dividend): the divisor is positive and divides the dividend.
+  SmallVector<std::pair<BufferDim, BufferDim>> divides;
+
+  BufferDim find(BufferDim d) {
+    auto it = representative.find(d);
+    if (it == representative.end() || it->second == d)
+      return d;
+    return it->second = find(it->second);
+  }
+  void unite(BufferDim a, BufferDim b) {
+    a = find(a);
+    b = find(b);
+    if (a == b)
+      return;
+    if (b < a)
+      std::swap(a, b);
+    representative[a] = a;
+    representative[b] = a;
+  }
+};
+
+/// Reads one assert into `contract`; false if it is none of the two forms.
+static bool readAssert(cf::AssertOp op, ArrayRef<Value> args,
+                       Contract &contract) {
+  auto isEq = [&](Value v, Value &lhs, Value &rhs) {
+    auto cmp = v.getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+      return false;
+    lhs = cmp.getLhs();
+    rhs = cmp.getRhs();
+    return true;
+  };
+  Value lhs, rhs;
+  if (isEq(op.getArg(), lhs, rhs)) {
+    std::optional<BufferDim> a = asBufferDim(lhs, args),
+                             b = asBufferDim(rhs, args);
+    if (!a || !b)
+      return false;
+    contract.equal.push_back({*a, *b});
+    contract.unite(*a, *b);
+    return true;
+  }
+  // and(d > 0, rem(n, select(d > 0, d, 1)) == 0)
+  auto both = op.getArg().getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return false;
+  auto positive = both.getLhs().getDefiningOp<arith::CmpIOp>();
+  Value remResult, zero;
+  if (!positive || positive.getPredicate() != arith::CmpIPredicate::sgt ||
+      !matchPattern(positive.getRhs(), m_Zero()) ||
+      !isEq(both.getRhs(), remResult, zero) || !matchPattern(zero, m_Zero()))
+    return false;
+  auto rem = remResult.getDefiningOp<arith::RemUIOp>();
+  auto safe = rem ? rem.getRhs().getDefiningOp<arith::SelectOp>()
+                  : arith::SelectOp();
+  if (!rem || !safe || safe.getCondition() != positive.getResult() ||
+      safe.getTrueValue() != positive.getLhs())
+    return false;
+  std::optional<BufferDim> divisor = asBufferDim(positive.getLhs(), args),
+                           dividend = asBufferDim(rem.getLhs(), args);
+  if (!divisor || !dividend)
+    return false;
+  contract.divides.push_back({*divisor, *dividend});
+  return true;
+}
+
+/// The JSON-facing description of one kernel argument.
+static DictionaryAttr describeBuffer(MLIRContext *ctx, MemRefType type,
+                                     ArrayRef<StringRef> roles) {
+  Builder b(ctx);
+  SmallVector<Attribute> names;
+  for (StringRef role : roles)
+    names.push_back(b.getStringAttr(role));
+  NamedAttrList attrs;
+  attrs.append("roles", b.getArrayAttr(names));
+  attrs.append("element_type", TypeAttr::get(type.getElementType()));
+  attrs.append("rank", b.getI64IntegerAttr(type.getRank()));
+  SmallVector<int64_t> shape;
+  for (int64_t d : type.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  attrs.append("static_shape", b.getI64ArrayAttr(shape));
+  return attrs.getDictionary(ctx);
+}
+
+static LogicalResult outline(func::FuncOp func, ProgramOp program,
+                             gpu::GPUModuleOp gpuModule, StringRef chip) {
+  MLIRContext *ctx = func.getContext();
+  // Step 1.
+  for (Operation &op : func.getBody().front()) {
+    if (&op == program.getOperation() || isa<func::ReturnOp>(op) ||
+        isa<cf::AssertOp>(op) || isMemoryEffectFree(&op))
+      continue;
+    return op.emitOpError()
+           << "is in a function that the GPU pipeline turns into a kernel; "
+              "such a function may hold one attn.attention and what it is "
+              "computed from, nothing with other effects (the kernel "
+              "replaces the whole function)";
+  }
+  if (func.getNumResults() != 0)
+    return func.emitOpError()
+           << "returns values; a function compiled to a kernel returns none";
+  for (BufferRole role :
+       {BufferRole::Q, BufferRole::K, BufferRole::V, BufferRole::O})
+    if (!program.getBuffer(role))
+      return program.emitOpError()
+             << "has no '" << stringifyBufferRole(role)
+             << "' buffer; a kernel needs q, k, v and o";
+  TileConfigAttr config = program.getConfigAttr();
+  auto sharedBytes = program->getAttrOfType<IntegerAttr>("shared_bytes");
+  if (!config || !sharedBytes)
+    return program.emitOpError()
+           << "needs a tile configuration and placed shared memory (run "
+              "attn-assign-layouts, attn-stage-shared, attn-pipeline and "
+              "attn-allocate-shared first)";
+
+  // Step 2: one argument per distinct buffer.
+  SmallVector<Value> args;
+  SmallVector<SmallVector<StringRef>> roles;
+  for (auto [i, buffer] : llvm::enumerate(program.getBuffers())) {
+    StringRef role = stringifyBufferRole(program.getRole(i));
+    auto it = llvm::find(args, buffer);
+    if (it != args.end()) {
+      roles[it - args.begin()].push_back(role);
+      continue;
+    }
+    auto type = cast<MemRefType>(buffer.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        (!strides.empty() && !ShapedType::isDynamic(strides.back()) &&
+         strides.back() != 1))
+      return program.emitOpError()
+             << "buffer '" << role << "' has type " << type
+             << ", whose innermost dimension is not contiguous; kernels take "
+                "buffers with a unit innermost stride";
+    args.push_back(buffer);
+    roles.push_back({role});
+  }
+  Contract contract;
+  for (auto check : func.getBody().front().getOps<cf::AssertOp>())
+    if (!readAssert(check, args, contract))
+      return check.emitOpError()
+             << "is a host-side check a kernel cannot keep; only equal "
+                "buffer sizes and attn-tile's grouped-query check become "
+                "launch checks (\""
+             << check.getMsg() << "\")";
+
+  OpBuilder mb(gpuModule.getBodyRegion());
+  mb.setInsertionPointToEnd(gpuModule.getBody());
+  // A kernel argument is any strided view with a contiguous innermost
+  // dimension: the runtime passes a pointer to the first element and the
+  // tensor's own strides (an identity-layout memref in the host function is
+  // one such view).
+  SmallVector<Type> argTypes;
+  auto stridedType = [&](MemRefType type) {
+    SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+    if (!strides.empty())
+      strides.back() = 1;
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           StridedLayoutAttr::get(ctx, /*offset=*/0, strides));
+  };
+  for (Value arg : args)
+    argTypes.push_back(stridedType(cast<MemRefType>(arg.getType())));
+  auto kernel = gpu::GPUFuncOp::create(mb, program.getLoc(), func.getSymName(),
+                                       mb.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), mb.getUnitAttr());
+  int64_t threads = 32 * config.getWarps();
+  kernel.setKnownBlockSizeAttr(
+      mb.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
+  GpuConfigAttr gpu = program.getGpuConfigOrDefault();
+  kernel->setAttr("attn.gpu_config", gpu);
+
+  // Step 3.
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IRMapping mapping;
+  Location loc = program.getLoc();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(entry.getArguments(), args))) {
+    auto [arg, value] = pair;
+    auto type = cast<MemRefType>(value.getType());
+    int64_t rank = type.getRank();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, arg);
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t d = 0; d < rank; ++d) {
+      BufferDim rep = contract.find({unsigned(i), d});
+      if (!type.isDynamicDim(d))
+        sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+      else if (rep == BufferDim{unsigned(i), d})
+        sizes.push_back(meta.getSizes()[d]);
+      else
+        sizes.push_back(memref::DimOp::create(b, loc, entry.getArgument(rep.first),
+                                              rep.second)
+                            .getResult());
+      strides.push_back(d + 1 == rank ? OpFoldResult(b.getIndexAttr(1))
+                                      : OpFoldResult(meta.getStrides()[d]));
+    }
+    MemRefType viewType = stridedType(type);
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc, viewType, arg, OpFoldResult(b.getIndexAttr(0)), sizes, strides);
+    mapping.map(value, view);
+  }
+  mapping.map(program.getBlockIdM(),
+              gpu::BlockIdOp::create(b, program.getLoc(), gpu::Dimension::x));
+  mapping.map(program.getBlockIdBH(),
+              gpu::BlockIdOp::create(b, program.getLoc(), gpu::Dimension::y));
+  ValueSinker sinker(b, mapping);
+  WalkResult walk = program.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!program.getBody().isAncestor(operand.getParentRegion()) &&
+          failed(sinker.sink(operand, op)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted()) {
+    kernel.erase();
+    return failure();
+  }
+  for (Operation &op : program.getBody().front())
+    b.clone(op, mapping);
+  gpu::ReturnOp::create(b, program.getLoc());
+
+  // Step 4.
+  NamedAttrList launch;
+  launch.append("format_version", mb.getI64IntegerAttr(2));
+  launch.append("block_m", mb.getI64IntegerAttr(config.getBlockM()));
+  launch.append("block_n", mb.getI64IntegerAttr(config.getBlockN()));
+  launch.append("warps", mb.getI64IntegerAttr(config.getWarps()));
+  launch.append("stages", mb.getI64IntegerAttr(config.getStages()));
+  launch.append("split_kv", mb.getBoolAttr(config.getSplitKv()));
+  launch.append("lazy_rescale", mb.getBoolAttr(gpu.getLazyRescale()));
+  launch.append("reverse_kv", mb.getBoolAttr(gpu.getReverseKv()));
+  launch.append("loop_local_ids", mb.getBoolAttr(gpu.getLoopLocalIds()));
+  launch.append("threads", mb.getI64IntegerAttr(threads));
+  launch.append("shared_bytes", sharedBytes);
+  SmallVector<Attribute> buffers;
+  for (auto [arg, r] : llvm::zip(args, roles))
+    buffers.push_back(
+        describeBuffer(ctx, cast<MemRefType>(arg.getType()), r));
+  launch.append("buffers", mb.getArrayAttr(buffers));
+  auto dimName = [&](BufferDim d) -> Attribute {
+    std::string name;
+    for (StringRef role : roles[d.first])
+      name += (name.empty() ? "" : "+") + role.str();
+    return mb.getStringAttr(name + ".size" + std::to_string(d.second));
+  };
+  SmallVector<Attribute> equal, divides;
+  for (auto [a, c] : contract.equal)
+    equal.push_back(mb.getArrayAttr({dimName(a), dimName(c)}));
+  for (auto [divisor, dividend] : contract.divides)
+    divides.push_back(mb.getArrayAttr({dimName(divisor), dimName(dividend)}));
+  launch.append("equal_sizes", mb.getArrayAttr(equal));
+  launch.append("divisible_sizes", mb.getArrayAttr(divides));
+  // What the program computes, where attn-tile recorded it (informational).
+  for (StringRef name : {"attn.mask", "attn.scale_log2e", "attn.score_mod"})
+    if (Attribute attr = program->getAttr(name))
+      launch.append(name.drop_front(5), attr);
+  kernel->setAttr("attn.launch", launch.getDictionary(ctx));
+  func.erase();
+  return success();
+}
+} // namespace
+
+LogicalResult nvgpu::outlineKernels(ModuleOp module, gpu::GPUModuleOp gpuModule,
+                                    StringRef chip) {
+  SmallVector<std::pair<func::FuncOp, ProgramOp>> work;
+  bool failedAny = false;
+  module.walk([&](ProgramOp program) {
+    auto func = dyn_cast<func::FuncOp>(program->getParentOp());
+    if (!func) {
+      program.emitOpError() << "must be directly in a func.func to become a "
+                               "kernel";
+      failedAny = true;
+      return;
+    }
+    if (llvm::any_of(work, [&](auto &w) { return w.first == func; })) {
+      func.emitOpError() << "holds more than one attn.program; the GPU "
+                            "lowering makes one kernel per function";
+      failedAny = true;
+      return;
+    }
+    work.push_back({func, program});
+  });
+  if (failedAny)
+    return failure();
+  for (auto [func, program] : work)
+    if (failed(outline(func, program, gpuModule, chip)))
+      failedAny = true;
+  return failure(failedAny);
+}

@@ -1,0 +1,451 @@
+//===- Pipeline.cpp - overlap the K/V copies with the products ------------===//
+//
+// attn-stage-shared leaves every copy at its load, waited for right before
+// its first reader. This pass software-pipelines the copies of a chain of
+// K/V loops (consecutive scf.for over one contiguous range of positions, as
+// attn-tile, attn-split-kv-loop and attn-reverse-kv-loops build them) by
+// the `stages` of the program's tile configuration.
+//
+// Algorithm (per attn.program, per chain):
+//  1. Check the chain: step 1, each loop starting where the previous one
+//     ends; every loop body copies into the same buffers in the same order,
+//     each copy at the top level of the body, its indices the same pure
+//     function of the loop's position in every loop (so a copy for position
+//     p can be issued from any loop, or before the chain).
+//  2. stages = 1, two copies (K, read by the first product; V, by a later
+//     one): K is prefetched one block ahead into the one K buffer: the
+//     first block's K before the chain; in each block, V is issued where K
+//     was, S waits for all but the newest group (K and Q), a barrier after
+//     S lets the next block's K into the buffer (behind a guard, one commit
+//     group per block either way), and P V waits for all but the newest
+//     group (V, while K goes on).
+//  3. stages = s > 1: the buffers get s stages; block j lives in stage
+//     j % s. Before the chain, blocks lo .. lo + s - 2 are issued (one
+//     commit group each, empty past the range). Each block waits for its
+//     own group (all but the newest s - 2), passes one barrier (every
+//     thread is done with block j - 1), then issues block j + s - 1 into
+//     block j - 1's stage; no other wait or barrier remains in the body.
+//  4. Other shapes keep the schedule attn-stage-shared made (with a
+//     warning when stages > 1 was asked for).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace attn {
+#define GEN_PASS_DEF_ATTNPIPELINE
+#include "attn/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace attn
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// Whether `v`, used in `loop`'s body, is a side-effect free function of the
+/// induction variable and of values defined outside the loop.
+static bool isPureFunctionOfIV(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Region &body = loop.getRegion();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return !body.isAncestor(arg.getParentRegion());
+  Operation *def = v.getDefiningOp();
+  if (!body.isAncestor(def->getParentRegion()))
+    return true;
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return isPureFunctionOfIV(o, loop); });
+}
+
+/// Whether `a` in loop `la` and `b` in loop `lb` are the same function of
+/// their induction variables (both pure, checked by the caller).
+static bool sameFunctionOfIV(Value a, scf::ForOp la, Value b, scf::ForOp lb) {
+  if (a == la.getInductionVar() || b == lb.getInductionVar())
+    return a == la.getInductionVar() && b == lb.getInductionVar();
+  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+  bool aInside = da && la.getRegion().isAncestor(da->getParentRegion());
+  bool bInside = db && lb.getRegion().isAncestor(db->getParentRegion());
+  if (!aInside || !bInside)
+    return !aInside && !bInside && a == b;
+  if (da->getName() != db->getName() ||
+      da->getAttrDictionary() != db->getAttrDictionary() ||
+      da->getNumOperands() != db->getNumOperands() ||
+      cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber())
+    return false;
+  for (auto [oa, ob] : llvm::zip(da->getOperands(), db->getOperands()))
+    if (!sameFunctionOfIV(oa, la, ob, lb))
+      return false;
+  return true;
+}
+
+/// Clones what `v` is computed from inside `loop` at `b`, with the
+/// induction variable replaced by `position`.
+static Value cloneAt(OpBuilder &b, Value v, scf::ForOp loop, Value position,
+                     IRMapping &mapping) {
+  if (v == loop.getInductionVar())
+    return position;
+  if (Value mapped = mapping.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop.getRegion().isAncestor(def->getParentRegion()))
+    return v;
+  for (Value operand : def->getOperands())
+    cloneAt(b, operand, loop, position, mapping);
+  b.clone(*def, mapping);
+  return mapping.lookup(v);
+}
+
+/// One copy of a chain loop: the op and the commit that closes its group.
+struct Copy {
+  AsyncCopyOp op;
+  AsyncCommitOp commit;
+};
+
+/// A chain of K/V loops and what the pipeliner needs to know about it.
+struct Chain {
+  SmallVector<scf::ForOp> loops;
+  /// Per loop, its copies in body order.
+  SmallVector<SmallVector<Copy>> copies;
+  /// The buffers the copies write (the same for every loop), in order.
+  SmallVector<Value> buffers;
+  Value lower() { return loops.front().getLowerBound(); }
+  Value upper() { return loops.back().getUpperBound(); }
+};
+
+class Pipeliner {
+public:
+  Pipeliner(ProgramOp program, int64_t stages)
+      : program(program), stages(stages) {}
+  void run();
+
+private:
+  ProgramOp program;
+  int64_t stages;
+
+  SmallVector<Chain> findChains();
+  bool analyzeLoop(scf::ForOp loop, SmallVectorImpl<Copy> &copies);
+  bool checkChain(Chain &chain);
+  void prefetchFirst(Chain &chain);
+  void ring(Chain &chain);
+  /// Issues the copies of loop `loop` for position `position` at `b`; with
+  /// a stage, into that stage of the (multi-stage) buffers in `staged`.
+  void issue(OpBuilder &b, scf::ForOp loop, MutableArrayRef<Copy> copies,
+             Value position, Value stage, ArrayRef<Value> staged);
+};
+
+bool Pipeliner::analyzeLoop(scf::ForOp loop, SmallVectorImpl<Copy> &copies) {
+  if (!matchPattern(loop.getStep(), m_One()))
+    return false;
+  bool ok = true;
+  loop.getBody()->walk([&](AsyncCopyOp copy) {
+    auto commit = dyn_cast_or_null<AsyncCommitOp>(copy->getNextNode());
+    bool pure = llvm::all_of(copy.getIndices(), [&](Value v) {
+      return isPureFunctionOfIV(v, loop);
+    });
+    Operation *alloc = copy.getDest().getDefiningOp();
+    if (copy->getBlock() != loop.getBody() || !commit || !pure ||
+        !isa_and_nonnull<LocalAllocOp>(alloc) ||
+        loop->isAncestor(alloc))
+      ok = false;
+    copies.push_back({copy, commit});
+  });
+  // Shared memory written otherwise (a tile staged from registers) is not
+  // pipelined.
+  loop.getBody()->walk([&](LocalStoreOp) { ok = false; });
+  return ok && !copies.empty();
+}
+
+SmallVector<Chain> Pipeliner::findChains() {
+  SmallVector<Chain> chains;
+  Block &body = program.getBody().front();
+  for (Operation &op : body) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    Chain *last = chains.empty() ? nullptr : &chains.back();
+    if (last && last->upper() == loop.getLowerBound() &&
+        last->loops.back()->isBeforeInBlock(loop)) {
+      // Contiguous with the previous chain and nothing with side effects
+      // between them.
+      bool between = false;
+      for (Operation *o = last->loops.back()->getNextNode(); o != loop;
+           o = o->getNextNode())
+        between |= !isMemoryEffectFree(o);
+      if (!between) {
+        last->loops.push_back(loop);
+        continue;
+      }
+    }
+    chains.push_back(Chain{{loop}, {}, {}});
+  }
+  return chains;
+}
+
+bool Pipeliner::checkChain(Chain &chain) {
+  for (scf::ForOp loop : chain.loops) {
+    SmallVector<Copy> copies;
+    if (!analyzeLoop(loop, copies))
+      return false;
+    chain.copies.push_back(std::move(copies));
+  }
+  MutableArrayRef<Copy> first = chain.copies.front();
+  for (Copy &c : first)
+    chain.buffers.push_back(c.op.getDest());
+  for (size_t i = 1; i < chain.loops.size(); ++i) {
+    MutableArrayRef<Copy> copies = chain.copies[i];
+    if (copies.size() != first.size())
+      return false;
+    for (auto [a, b] : llvm::zip(first, copies)) {
+      if (a.op.getDest() != b.op.getDest() ||
+          a.op.getSource() != b.op.getSource())
+        return false;
+      for (auto [ia, ib] : llvm::zip(a.op.getIndices(), b.op.getIndices()))
+        if (!sameFunctionOfIV(ia, chain.loops.front(), ib, chain.loops[i]))
+          return false;
+    }
+  }
+  // The buffers are the chain's alone: written by these copies, read in
+  // these loops.
+  for (Value buffer : chain.buffers)
+    for (Operation *user : buffer.getUsers())
+      if (!llvm::any_of(chain.loops,
+                        [&](scf::ForOp l) { return l->isAncestor(user); }))
+        return false;
+  return true;
+}
+
+void Pipeliner::issue(OpBuilder &b, scf::ForOp loop,
+                      MutableArrayRef<Copy> copies,
+                      Value position, Value stage, ArrayRef<Value> staged) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), position);
+  for (auto [i, copy] : llvm::enumerate(copies)) {
+    SmallVector<Value> indices;
+    for (Value idx : copy.op.getIndices())
+      indices.push_back(cloneAt(b, idx, loop, position, mapping));
+    Value dest = copy.op.getDest();
+    if (stage) {
+      auto type = cast<SharedBufferType>(staged[i].getType());
+      dest = LocalViewOp::create(b, copy.op.getLoc(), type.dropLeadingDim(),
+                                 staged[i], stage);
+    }
+    AsyncCopyOp::create(b, copy.op.getLoc(), copy.op.getSource(), indices,
+                        dest);
+  }
+}
+
+/// The first op of `loop`'s body (at its top level) that reads `buffer`.
+static Operation *firstReader(scf::ForOp loop, Value buffer) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    bool reads = false;
+    op.walk([&](DotOp dot) {
+      reads |= dot.getA() == buffer || dot.getB() == buffer;
+    });
+    if (reads)
+      return &op;
+  }
+  return nullptr;
+}
+
+/// Sets the wait right before `reader` (attn-stage-shared put one there,
+/// followed by a barrier) to `pending`.
+static bool setWaitBefore(Operation *reader, int64_t pending) {
+  Operation *barrier = reader->getPrevNode();
+  auto wait = barrier ? dyn_cast_or_null<AsyncWaitOp>(barrier->getPrevNode())
+                      : AsyncWaitOp();
+  if (!isa_and_nonnull<gpu::BarrierOp>(barrier) || !wait)
+    return false;
+  wait.setPending(pending);
+  return true;
+}
+
+void Pipeliner::prefetchFirst(Chain &chain) {
+  // Step 2. Check first, rewrite after: K (copy 0) is read first, V later.
+  for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
+    Operation *kReader = firstReader(loop, copies[0].op.getDest());
+    Operation *vReader = firstReader(loop, copies[1].op.getDest());
+    if (!kReader || !vReader || !kReader->isBeforeInBlock(vReader) ||
+        !copies[0].op->isBeforeInBlock(kReader) ||
+        !copies[1].op->isBeforeInBlock(vReader) ||
+        !isa_and_nonnull<AsyncWaitOp>(kReader->getPrevNode()
+                                          ? kReader->getPrevNode()->getPrevNode()
+                                          : nullptr) ||
+        !isa_and_nonnull<AsyncWaitOp>(vReader->getPrevNode()
+                                          ? vReader->getPrevNode()->getPrevNode()
+                                          : nullptr))
+      return;
+    // V moves up to where K was: its indices must be available there.
+    for (Value idx : copies[1].op.getIndices())
+      if (Operation *def = idx.getDefiningOp();
+          def && def->getBlock() == loop.getBody() &&
+          !def->isBeforeInBlock(copies[0].op))
+        return;
+  }
+  Value lo = chain.lower(), hi = chain.upper();
+  scf::ForOp firstLoop = chain.loops.front();
+  Location loc = firstLoop.getLoc();
+  // The first block's K, before the chain.
+  {
+    OpBuilder b(firstLoop);
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lo, hi);
+    auto ifOp = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+    OpBuilder inner = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    issue(inner, firstLoop, MutableArrayRef(chain.copies.front()).take_front(1), lo,
+          Value(), {});
+    AsyncCommitOp::create(b, loc);
+  }
+  for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
+    Copy k = copies[0], v = copies[1];
+    Operation *kReader = firstReader(loop, k.op.getDest());
+    Operation *vReader = firstReader(loop, v.op.getDest());
+    // V where K was.
+    v.op->moveBefore(k.op);
+    v.commit->moveAfter(v.op);
+    // S waits for K (and Q), not V; P V for V, not the next K.
+    setWaitBefore(kReader, 1);
+    setWaitBefore(vReader, 1);
+    // Once every thread is done with K, the next block's K.
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(kReader);
+    Location l = loop.getLoc();
+    gpu::BarrierOp::create(b, l);
+    Value next = arith::AddIOp::create(
+        b, l, loop.getInductionVar(), arith::ConstantIndexOp::create(b, l, 1));
+    Value more =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, next, hi);
+    auto ifOp = scf::IfOp::create(b, l, more, /*withElseRegion=*/false);
+    OpBuilder inner = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    issue(inner, loop, MutableArrayRef(copies).take_front(1), next, Value(),
+          {});
+    // One group per block, copy or not, so that the waits count the same
+    // groups in every block.
+    AsyncCommitOp::create(b, l);
+    k.commit->erase();
+    k.op->erase();
+  }
+}
+
+void Pipeliner::ring(Chain &chain) {
+  // Step 3. The buffers with `stages` stages.
+  SmallVector<Value> staged;
+  for (Value buffer : chain.buffers) {
+    auto alloc = buffer.getDefiningOp<LocalAllocOp>();
+    auto type = cast<SharedBufferType>(buffer.getType());
+    SmallVector<int64_t> shape{stages};
+    llvm::append_range(shape, type.getShape());
+    OpBuilder b(alloc);
+    staged.push_back(LocalAllocOp::create(
+        b, alloc.getLoc(),
+        SharedBufferType::get(type.getContext(), shape, type.getElementType(),
+                              type.getLayout()),
+        IntegerAttr()));
+  }
+  Value lo = chain.lower(), hi = chain.upper();
+  scf::ForOp firstLoop = chain.loops.front();
+  Location loc = firstLoop.getLoc();
+  {
+    // Blocks lo .. lo + stages - 2, before the chain.
+    OpBuilder b(firstLoop);
+    Value s = arith::ConstantIndexOp::create(b, loc, stages);
+    for (int64_t i = 0; i + 1 < stages; ++i) {
+      Value blk = arith::AddIOp::create(
+          b, loc, lo, arith::ConstantIndexOp::create(b, loc, i));
+      Value any =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, blk, hi);
+      auto ifOp = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+      OpBuilder inner = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      Value stage = arith::RemUIOp::create(inner, loc, blk, s);
+      issue(inner, firstLoop, chain.copies.front(), blk, stage, staged);
+      AsyncCommitOp::create(b, loc);
+    }
+  }
+  for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
+    Location l = loop.getLoc();
+    OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
+    Value s = arith::ConstantIndexOp::create(b, l, stages);
+    Value iv = loop.getInductionVar();
+    // Block j lives in stage j % stages (by the absolute position: no
+    // first-block register across the loop).
+    Value stage = arith::RemUIOp::create(b, l, iv, s);
+    // This block's stage of every buffer, for its readers.
+    for (auto [buffer, multi] : llvm::zip(chain.buffers, staged)) {
+      auto type = cast<SharedBufferType>(buffer.getType());
+      Value view = LocalViewOp::create(b, l, type, multi, stage);
+      buffer.replaceUsesWithIf(view, [&](OpOperand &use) {
+        return loop->isAncestor(use.getOwner());
+      });
+    }
+    AsyncWaitOp::create(b, l, stages - 2);
+    gpu::BarrierOp::create(b, l);
+    Value ahead = arith::AddIOp::create(
+        b, l, iv, arith::ConstantIndexOp::create(b, l, stages - 1));
+    Value more =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ahead, hi);
+    auto ifOp = scf::IfOp::create(b, l, more, /*withElseRegion=*/false);
+    {
+      OpBuilder inner = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      Value aheadStage = arith::RemUIOp::create(
+          inner, l,
+          arith::AddIOp::create(
+              inner, l, stage,
+              arith::ConstantIndexOp::create(inner, l, stages - 1)),
+          s);
+      issue(inner, loop, copies, ahead, aheadStage, staged);
+    }
+    AsyncCommitOp::create(b, l);
+    // The copies, waits and barriers of attn-stage-shared go.
+    for (Copy &c : copies) {
+      c.commit->erase();
+      c.op->erase();
+    }
+    for (Operation &op :
+         llvm::make_early_inc_range(loop.getBody()->without_terminator())) {
+      if (&op == ifOp.getOperation() || op.isBeforeInBlock(ifOp))
+        continue;
+      if (isa<AsyncWaitOp, gpu::BarrierOp>(op))
+        op.erase();
+    }
+  }
+  for (Value buffer : chain.buffers)
+    buffer.getDefiningOp()->erase();
+}
+
+void Pipeliner::run() {
+  for (Chain &chain : findChains()) {
+    if (!checkChain(chain)) {
+      if (stages > 1)
+        chain.loops.front().emitWarning()
+            << "stages = " << stages
+            << " needs K/V loops over one contiguous range of blocks whose "
+               "copies are the same function of the block; these copies "
+               "are not pipelined";
+      continue;
+    }
+    if (stages == 1) {
+      if (chain.buffers.size() == 2)
+        prefetchFirst(chain);
+      continue;
+    }
+    ring(chain);
+  }
+}
+
+struct AttnPipelinePass
+    : public attn::impl::AttnPipelineBase<AttnPipelinePass> {
+  void runOnOperation() override {
+    getOperation()->walk([&](ProgramOp program) {
+      if (TileConfigAttr config = program.getConfigAttr())
+        Pipeliner(program, config.getStages()).run();
+    });
+  }
+};
+} // namespace
