@@ -162,9 +162,49 @@ static bool readAssert(cf::AssertOp op, ArrayRef<Value> args,
   return true;
 }
 
+/// How the kernel accesses `buffer` (in `program`): whether it writes it,
+/// and the byte alignment its pointer and its strides must have. Tiles
+/// copied with cp.async move 16-byte chunks; 16-bit tiles stored from
+/// #attn.mma registers go out as 4-byte pairs when their columns are
+/// statically inside the buffer (RegisterStoreLowering); everything else
+/// is accessed element by element.
+static std::pair<bool, int64_t> accessOf(ProgramOp program, Value buffer) {
+  bool writes = false;
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t align = type.getElementType().getIntOrFloatBitWidth() / 8;
+  // The buffer and the views made of it (the planes of attn-stage-shared).
+  SmallVector<Value> views{buffer};
+  for (size_t i = 0; i < views.size(); ++i)
+    for (Operation *user : views[i].getUsers()) {
+      if (user == program.getOperation() || !program->isAncestor(user))
+        continue;
+      if (auto view = dyn_cast<memref::SubViewOp>(user))
+        views.push_back(view.getResult());
+      else if (isa<AsyncCopyOp>(user))
+        align = std::max<int64_t>(align, 16);
+      else if (auto store = dyn_cast<StoreOp>(user)) {
+        writes = true;
+        RankedTensorType tile = store.getValue().getType();
+        MemRefType dest = store.getDest().getType();
+        APInt c0;
+        if (tile.getRank() == 2 &&
+            tile.getElementType().getIntOrFloatBitWidth() == 16 &&
+            matchPattern(store.getIndices().back(), m_ConstantInt(&c0)) &&
+            c0.isZero() &&
+            !dest.isDynamicDim(dest.getRank() - 1) &&
+            tile.getDimSize(1) <= dest.getDimSize(dest.getRank() - 1))
+          align = std::max<int64_t>(align, 4);
+      } else if (!isa<LoadOp, memref::LoadOp, memref::DimOp>(user)) {
+        writes |= !isMemoryEffectFree(user);
+      }
+    }
+  return {writes, align};
+}
+
 /// The JSON-facing description of one kernel argument.
 static DictionaryAttr describeBuffer(MLIRContext *ctx, MemRefType type,
-                                     ArrayRef<StringRef> roles) {
+                                     ArrayRef<StringRef> roles, bool writes,
+                                     int64_t align) {
   Builder b(ctx);
   SmallVector<Attribute> names;
   for (StringRef role : roles)
@@ -177,6 +217,8 @@ static DictionaryAttr describeBuffer(MLIRContext *ctx, MemRefType type,
   for (int64_t d : type.getShape())
     shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
   attrs.append("static_shape", b.getI64ArrayAttr(shape));
+  attrs.append("access", b.getStringAttr(writes ? "write" : "read"));
+  attrs.append("align", b.getI64IntegerAttr(align));
   return attrs.getDictionary(ctx);
 }
 
@@ -331,9 +373,11 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   launch.append("threads", mb.getI64IntegerAttr(threads));
   launch.append("shared_bytes", sharedBytes);
   SmallVector<Attribute> buffers;
-  for (auto [arg, r] : llvm::zip(args, roles))
+  for (auto [arg, r] : llvm::zip(args, roles)) {
+    auto [writes, align] = accessOf(program, arg);
     buffers.push_back(
-        describeBuffer(ctx, cast<MemRefType>(arg.getType()), r));
+        describeBuffer(ctx, cast<MemRefType>(arg.getType()), r, writes, align));
+  }
   launch.append("buffers", mb.getArrayAttr(buffers));
   auto dimName = [&](BufferDim d) -> Attribute {
     std::string name;
