@@ -101,6 +101,32 @@ struct MaskToGeneric : public OpRewritePattern<MaskOp> {
   }
 };
 
+/// t[r, c] = start + (dim == 0 ? r : c), in the tile's element type.
+struct IotaToGeneric : public OpRewritePattern<IotaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IotaOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<IteratorType> iterators(type.getRank(), IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{id}, iterators,
+        [&](OpBuilder &nb, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(nb, l, op.getDim());
+          Value v = arith::AddIOp::create(nb, l, op.getStart(), i);
+          if (!type.getElementType().isIndex())
+            v = arith::IndexCastOp::create(nb, l, type.getElementType(), v);
+          linalg::YieldOp::create(nb, l, ValueRange{v});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 struct ReduceRowsToGeneric : public OpRewritePattern<ReduceRowsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReduceRowsOp op,
@@ -156,6 +182,6 @@ struct BroadcastRowsToGeneric : public OpRewritePattern<BroadcastRowsOp> {
 
 void mlir::attn::populateTileComputeToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DotToGeneric, MaskToGeneric, ReduceRowsToGeneric,
+  patterns.add<DotToGeneric, MaskToGeneric, IotaToGeneric, ReduceRowsToGeneric,
                BroadcastRowsToGeneric>(patterns.getContext());
 }

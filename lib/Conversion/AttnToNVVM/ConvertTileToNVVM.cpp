@@ -67,8 +67,10 @@ static LogicalResult checkLowerable(ProgramOp program) {
                    llvm::any_of(op->getOperandTypes(), hasRegisterLayout);
     if (onTiles && dialect &&
         !isa<AttnDialect, arith::ArithDialect, math::MathDialect,
-             scf::SCFDialect>(dialect))
-      return fail("tiles are lowered in attn, arith, math and scf ops only");
+             scf::SCFDialect>(dialect) &&
+        !isa<tensor::SplatOp>(op))
+      return fail("tiles are lowered in attn, arith, math and scf ops "
+                  "(and tensor.splat) only");
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
       if (hasRegisterLayout(cst.getType()) && (!dense || !dense.isSplat()))
@@ -165,6 +167,7 @@ struct ConvertAttnTileToNVVMPass
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     target.addIllegalDialect<AttnDialect>();
+    target.addIllegalOp<tensor::SplatOp>();
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                            cf::ControlFlowDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(

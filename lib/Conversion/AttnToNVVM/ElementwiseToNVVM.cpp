@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
 
@@ -163,6 +164,23 @@ struct TileConstant : public OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// A scalar broadcast to a tile: the scalar in every register.
+struct TileSplat : public OpConversionPattern<tensor::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::SplatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto layout = dyn_cast_or_null<RegisterLayoutInterface>(type.getEncoding());
+    if (!layout)
+      return failure();
+    size_t n = layout.getElementsPerThread(type.getShape());
+    rewriter.replaceOpWithMultiple(
+        op, {SmallVector<Value>(n, adaptor.getInput().front())});
+    return success();
+  }
+};
+
 /// Between the accumulator layout and the A-operand layout of the same
 /// parent: the same registers in the same order (LoweringUtils.h, the
 /// layouts' descriptions), so nothing moves.
@@ -187,6 +205,6 @@ struct ConvertLayoutInRegisters
 void nvgpu::populateElementwiseToNVVMPatterns(TileTypeConverter &converter,
                                               RewritePatternSet &patterns) {
   patterns.add<ElementwiseOnTiles>(converter, patterns.getContext());
-  patterns.add<TileConstant, ConvertLayoutInRegisters, PackedTruncF>(
+  patterns.add<TileConstant, TileSplat, ConvertLayoutInRegisters, PackedTruncF>(
       converter, patterns.getContext());
 }

@@ -12,7 +12,8 @@
 //     and cf.assert shape checks; the program lists q, k, v and o, has a
 //     tile configuration and its shared memory placed. The asserts become
 //     the kernel's launch contract, which the runtime checks before every
-//     launch: `dim(a, i) == dim(b, j)` (equal sizes) and attn-tile's
+//     launch: `dim(a, i) == dim(b, j)` (equal sizes), `dim(a, i) ==
+//     dim(b, j) || dim(a, i) == 1` (a broadcast dimension) and attn-tile's
 //     grouped-query check (`dim(b, j) > 0` and it divides `dim(a, i)`);
 //     any other assert is refused, as the kernel could not keep it.
 //  2. Create `gpu.func @<function>` kernel in @attn_kernels whose arguments
@@ -98,6 +99,8 @@ struct Contract {
   SmallVector<std::pair<BufferDim, BufferDim>> equal;
   /// (divisor, dividend): the divisor is positive and divides the dividend.
   SmallVector<std::pair<BufferDim, BufferDim>> divides;
+  /// (dim, full): dim is 1 or equal to full (a broadcast dimension).
+  SmallVector<std::pair<BufferDim, BufferDim>> broadcasts;
 
   BufferDim find(BufferDim d) {
     auto it = representative.find(d);
@@ -137,6 +140,20 @@ static bool readAssert(cf::AssertOp op, ArrayRef<Value> args,
     contract.equal.push_back({*a, *b});
     contract.unite(*a, *b);
     return true;
+  }
+  // or(d == full, d == 1): a broadcast dimension.
+  if (auto either = op.getArg().getDefiningOp<arith::OrIOp>()) {
+    Value a, b2, c, one;
+    if (isEq(either.getLhs(), a, b2) && isEq(either.getRhs(), c, one) &&
+        a == c && matchPattern(one, m_One())) {
+      std::optional<BufferDim> dim = asBufferDim(a, args),
+                               full = asBufferDim(b2, args);
+      if (!dim || !full)
+        return false;
+      contract.broadcasts.push_back({*dim, *full});
+      return true;
+    }
+    return false;
   }
   // and(d > 0, rem(n, select(d > 0, d, 1)) == 0)
   auto both = op.getArg().getDefiningOp<arith::AndIOp>();
@@ -385,15 +402,18 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
       name += (name.empty() ? "" : "+") + role.str();
     return mb.getStringAttr(name + ".size" + std::to_string(d.second));
   };
-  SmallVector<Attribute> equal, divides;
+  SmallVector<Attribute> equal, divides, broadcasts;
   for (auto [a, c] : contract.equal)
     equal.push_back(mb.getArrayAttr({dimName(a), dimName(c)}));
   for (auto [divisor, dividend] : contract.divides)
     divides.push_back(mb.getArrayAttr({dimName(divisor), dimName(dividend)}));
+  for (auto [dim, full] : contract.broadcasts)
+    broadcasts.push_back(mb.getArrayAttr({dimName(dim), dimName(full)}));
   launch.append("equal_sizes", mb.getArrayAttr(equal));
   launch.append("divisible_sizes", mb.getArrayAttr(divides));
+  launch.append("broadcast_sizes", mb.getArrayAttr(broadcasts));
   // What the program computes, where attn-tile recorded it (informational).
-  for (StringRef name : {"attn.mask", "attn.scale_log2e", "attn.score_mod"})
+  for (StringRef name : {"attn.mask", "attn.scale", "attn.score_mods"})
     if (Attribute attr = program->getAttr(name))
       launch.append(name.drop_front(5), attr);
   kernel->setAttr("attn.launch", launch.getDictionary(ctx));

@@ -4,6 +4,8 @@
 
 #include "DiagnosticUtils.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -35,6 +37,12 @@ void AttentionOp::getEffects(
   for (OpOperand *in : {&getQueryMutable(), &getKeyMutable(),
                         &getValueMutable()})
     effects.emplace_back(MemoryEffects::Read::get(), in,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &in : getBiasMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &in,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &in : getAlibiSlopesMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &in,
                          SideEffects::DefaultResource::get());
   for (OpOperand &out : getDpsInitsMutable())
     effects.emplace_back(MemoryEffects::Write::get(), &out,
@@ -83,6 +91,13 @@ LogicalResult AttentionOp::verify() {
       {"query", q}, {"key", k}, {"value", v}, {"output", o}};
   if (lse)
     all.push_back({"lse", lse});
+  auto bias = getBias() ? cast<ShapedType>(getBias().getType()) : ShapedType();
+  auto slopes = getAlibiSlopes() ? cast<ShapedType>(getAlibiSlopes().getType())
+                                 : ShapedType();
+  if (bias)
+    all.push_back({"bias", bias});
+  if (slopes)
+    all.push_back({"alibi_slopes", slopes});
   auto kind = [](bool isBuffer) { return isBuffer ? "a memref" : "a tensor"; };
   for (auto [name, type] : all)
     if (isa<MemRefType>(type) != buffers)
@@ -92,11 +107,14 @@ LogicalResult AttentionOp::verify() {
 
   // Ranks.
   for (auto [name, type] : all) {
-    int64_t want = name == "lse" ? 3 : 4;
+    int64_t want = name == "lse" ? 3 : name == "alibi_slopes" ? 1 : 4;
+    StringRef shape = name == "lse"            ? "[B, H, N]"
+                      : name == "alibi_slopes" ? "[Hq]"
+                      : name == "bias"         ? "[B or 1, Hq or 1, Nq, Nk]"
+                                               : "[B, H, N, D]";
     if (type.getRank() != want)
       return emitOpError() << "'" << name << "' must have rank " << want
-                           << " ([B, H, N" << (want == 4 ? ", D]" : "]")
-                           << "), got " << type;
+                           << " (" << shape << "), got " << type;
   }
 
   // Element types.
@@ -112,6 +130,16 @@ LogicalResult AttentionOp::verify() {
   if (lse && !lse.getElementType().isF32())
     return emitOpError() << "'lse' must have element type f32, got "
                          << lse.getElementType();
+  if (bias) {
+    Type b = bias.getElementType();
+    if (!b.isF16() && !b.isBF16() && !b.isF32())
+      return emitOpError() << "'bias' must have element type f16, bf16 or "
+                              "f32, got "
+                           << b;
+  }
+  if (slopes && !slopes.getElementType().isF32())
+    return emitOpError() << "'alibi_slopes' must have element type f32, got "
+                         << slopes.getElementType();
 
   // Shapes.
   SmallVector<Dim> batch = {{"query", q, 0}, {"key", k, 0}, {"value", v, 0},
@@ -123,13 +151,26 @@ LogicalResult AttentionOp::verify() {
     qHeads.push_back({"lse", lse, 1});
     qLen.push_back({"lse", lse, 2});
   }
+  if (bias) {
+    // [B or 1, Hq or 1, Nq, Nk]: a static 1 broadcasts, anything else must
+    // match.
+    if (bias.getDimSize(0) != 1)
+      batch.push_back({"bias", bias, 0});
+    if (bias.getDimSize(1) != 1)
+      qHeads.push_back({"bias", bias, 1});
+    qLen.push_back({"bias", bias, 2});
+  }
+  if (slopes)
+    qHeads.push_back({"alibi_slopes", slopes, 0});
+  SmallVector<Dim> kLen = {{"key", k, 2}, {"value", v, 2}};
+  if (bias)
+    kLen.push_back({"bias", bias, 3});
   if (failed(checkSameSize(*this, "batch size", batch)) ||
       failed(checkSameSize(*this, "query head count", qHeads)) ||
       failed(checkSameSize(*this, "key/value head count",
                            {{"key", k, 1}, {"value", v, 1}})) ||
       failed(checkSameSize(*this, "query length", qLen)) ||
-      failed(checkSameSize(*this, "key/value length",
-                           {{"key", k, 2}, {"value", v, 2}})) ||
+      failed(checkSameSize(*this, "key/value length", kLen)) ||
       failed(checkSameSize(*this, "head dim (D)",
                            {{"query", q, 3}, {"key", k, 3}})) ||
       failed(checkSameSize(*this, "value head dim (Dv)",
@@ -157,6 +198,12 @@ LogicalResult AttentionOp::verify() {
       return emitOpError() << "result types must match the destinations";
   }
 
+  if (std::optional<APFloat> cap = getSoftcap()) {
+    double c = cap->convertToDouble();
+    if (!std::isfinite(c) || c <= 0.0)
+      return emitOpError() << "softcap must be finite and positive, got "
+                           << formatFloatForDiagnostic(c);
+  }
   if (std::optional<APFloat> scale = getScale()) {
     double s = scale->convertToDouble();
     if (!std::isfinite(s) || s == 0.0)
@@ -164,4 +211,64 @@ LogicalResult AttentionOp::verify() {
                            << formatFloatForDiagnostic(s);
   }
   return success();
+}
+
+/// The checks of a score_mod or mask_mod region: one block with the given
+/// argument types, ending in attn.yield of one `result`; in between only
+/// side-effect free arith and math ops without regions, on values of the
+/// region (its arguments, what it computes) and nothing from outside.
+static LogicalResult verifyModRegion(AttentionOp op, Region &region,
+                                     StringRef name, TypeRange args,
+                                     Type result) {
+  if (region.empty())
+    return success();
+  if (!region.hasOneBlock())
+    return op.emitOpError() << "'" << name << "' must have one block";
+  Block &block = region.front();
+  if (block.getArgumentTypes() != args) {
+    auto diag = op.emitOpError() << "'" << name << "' must take (";
+    llvm::interleaveComma(args, diag);
+    return diag << ")";
+  }
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != result)
+    return op.emitOpError() << "'" << name << "' must end in attn.yield of one "
+                            << result;
+  for (Operation &inner : block.without_terminator()) {
+    Dialect *dialect = inner.getDialect();
+    if (!dialect || !isa<arith::ArithDialect, math::MathDialect>(dialect) ||
+        inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner) ||
+        inner.getNumResults() != 1)
+      return inner.emitOpError()
+             << "is not allowed in '" << name
+             << "': it may hold side-effect free arith and math ops on "
+                "scalars only";
+    for (Value operand : inner.getOperands())
+      if (!region.isAncestor(operand.getParentRegion()))
+        return inner.emitOpError()
+               << "uses a value from outside '" << name
+               << "'; the region may use its arguments and what it computes";
+    for (Type type : llvm::concat<Type>(inner.getOperandTypes(),
+                                        inner.getResultTypes()))
+      if (!type.isIntOrIndexOrFloat())
+        return inner.emitOpError() << "works on " << type << " in '" << name
+                                   << "'; the region computes on scalars";
+  }
+  for (Value v : yield.getValues())
+    if (!region.isAncestor(v.getParentRegion()))
+      return yield.emitOpError()
+             << "yields a value from outside '" << name << "'";
+  return success();
+}
+
+LogicalResult AttentionOp::verifyRegions() {
+  Builder b(getContext());
+  Type index = b.getIndexType();
+  if (failed(verifyModRegion(*this, getScoreMod(), "score_mod",
+                             {b.getF32Type(), index, index, index, index},
+                             b.getF32Type())))
+    return failure();
+  return verifyModRegion(*this, getMaskMod(), "mask_mod",
+                         {index, index, index, index}, b.getI1Type());
 }

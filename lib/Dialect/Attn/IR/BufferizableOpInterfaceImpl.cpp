@@ -43,8 +43,10 @@ struct AttentionOpInterface
     for (Region &region : op->getRegions())
       newState.addRegion()->takeBody(region);
     rewriter.create(newState);
-    replaceOpWithBufferizedValues(rewriter, op,
-                                  ArrayRef(buffers).drop_front(3));
+    // The results are the destinations: the last one or two operands.
+    replaceOpWithBufferizedValues(
+        rewriter, op,
+        ArrayRef(buffers).take_back(attention.getDpsInits().size()));
     return success();
   }
 };

@@ -16,7 +16,8 @@ using namespace mlir::attn;
 
 DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                            int64_t valueHeadDim, MaskAttr mask,
-                                           bool hasLse, StringRef chip) {
+                                           bool hasLse, StringRef chip,
+                                           ScoreModKinds mods) {
   // Measured on the H200 (docs/perf-log.md), among configurations that
   // ptxas assembles without spills for the chip (checked in CI by
   // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
@@ -32,6 +33,17 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   };
   if (ShapedType::isDynamic(headDim) || ShapedType::isDynamic(valueHeadDim))
     return get(64, 64, 2); // attn-tile refuses dynamic head dims anyway
+  // Score modifications that keep a tile of their own in registers (the
+  // bias tile; the index tiles of ALiBi and score_mod regions) spill at
+  // 128-row tiles next to a D = 128 accumulator (12-800 bytes, ptxas), and
+  // the bias at D <= 64 too; 64 x 64 tiles (64 x 32 above D = 128 with a
+  // bias) assemble without spills for every mask on both chips
+  // (test/GPU/ptxas-default-configs.test). A softcap or a mask_mod needs
+  // no register tile of its own and keeps the defaults.
+  if (mods.bias)
+    return d <= 128 ? get(64, 64, 2) : get(64, 32, 1);
+  if (mods.positional && d > 64 && d <= 128)
+    return get(64, 64, 2);
   if (d <= 64)
     return get(128, 64, 2);
   if (d > 128) {
@@ -96,10 +108,14 @@ struct AttnDefaultConfigPass
       // for a GPU target.
       if (op.getConfig())
         return;
+      ScoreModKinds mods;
+      mods.bias = bool(op.getBias());
+      mods.positional =
+          bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
       DefaultConfig config = getDefaultConfig(
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),
-          /*hasLse=*/bool(op.getLse()), chip);
+          /*hasLse=*/bool(op.getLse()), chip, mods);
       op.setConfigAttr(config.tiles);
       if (!chip.empty() && !op.getGpuConfig())
         op.setGpuConfigAttr(config.gpu);

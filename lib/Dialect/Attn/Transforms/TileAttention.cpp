@@ -9,9 +9,12 @@
 //     mask: heaviest first), load the query block and initialise the running max
 //     (-inf), sum (0) and accumulator (0).
 //  4. Loop over the K/V blocks that attn.kv_range marks visible: load K,
-//     S = Q K^T, mask S, update the online softmax, P V into the accumulator.
-//     Every block is masked here; attn-split-kv-loop removes the masks that
-//     are not needed.
+//     S = Q K^T, the score modifications (softcap, ALiBi, bias, score_mod,
+//     mask_mod: elementwise math on the score tile, with attn.iota tiles of
+//     the query and key indices; the regions are cloned with each scalar op
+//     applied to tiles), mask S, update the online softmax, P V into the
+//     accumulator. Every block is masked here; attn-split-kv-loop removes
+//     the masks that are not needed (a mask_mod stays in every block).
 //  5. Normalise (attn.finalize) and store the output and log-sum-exp.
 //
 // Sizes the verifier could not compare (dynamic dims) are compared when the
@@ -23,6 +26,8 @@
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -106,6 +111,30 @@ static void emitRuntimeShapeChecks(ImplicitLocOpBuilder &b, AttentionOp op) {
     checkEqual(q, 1, "query", lse, 1, "lse", "head count");
     checkEqual(q, 2, "query", lse, 2, "lse", "length");
   }
+  if (Value bias = op.getBias()) {
+    // [B or 1, Hq or 1, Nq, Nk].
+    auto checkBroadcast = [&](int64_t i, StringRef what, Value full,
+                              int64_t fullIndex) {
+      if (!isDynamic(bias, i) && !isDynamic(full, fullIndex))
+        return; // The verifier compared them.
+      Value extent = dim(bias, i);
+      Value same = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, extent,
+                                         dim(full, fullIndex));
+      Value one = arith::CmpIOp::create(
+          b, arith::CmpIPredicate::eq, extent,
+          arith::ConstantIndexOp::create(b, 1));
+      cf::AssertOp::create(b, arith::OrIOp::create(b, same, one),
+                           (Twine("attn.attention: ") + what +
+                            " of 'bias' is neither 1 nor that of 'query'")
+                               .str());
+    };
+    checkBroadcast(0, "batch size", q, 0);
+    checkBroadcast(1, "head count", q, 1);
+    checkEqual(q, 2, "query", bias, 2, "bias", "length");
+    checkEqual(k, 2, "key", bias, 3, "bias", "key length");
+  }
+  if (Value slopes = op.getAlibiSlopes())
+    checkEqual(q, 1, "query", slopes, 0, "alibi_slopes", "head count");
   if (isDynamic(q, 1) || isDynamic(k, 1)) {
     Value hq = dim(q, 1), hkv = dim(k, 1);
     Value c0 = arith::ConstantIndexOp::create(b, 0);
@@ -120,6 +149,148 @@ static void emitRuntimeShapeChecks(ImplicitLocOpBuilder &b, AttentionOp op) {
                          "attn.attention: the query head count must be a "
                          "multiple of the key/value head count");
   }
+}
+
+/// Clones the single-block `region` of scalar arith/math ops onto tiles of
+/// `shape`: each op on the tiles of its operands (constants become splat
+/// tiles); returns the tile the region yields.
+static Value cloneOntoTiles(ImplicitLocOpBuilder &b, Region &region,
+                            ValueRange args, ArrayRef<int64_t> shape) {
+  IRMapping mapping;
+  Block &block = region.front();
+  for (auto [arg, tile] : llvm::zip(block.getArguments(), args))
+    mapping.map(arg, tile);
+  for (Operation &op : block.without_terminator()) {
+    Type scalar = op.getResult(0).getType();
+    auto tileType = RankedTensorType::get(shape, scalar);
+    Value result;
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      result = arith::ConstantOp::create(
+          b, DenseElementsAttr::get(tileType, cst.getValue()));
+    } else {
+      OperationState state(op.getLoc(), op.getName());
+      for (Value operand : op.getOperands())
+        state.addOperands(mapping.lookup(operand));
+      state.addTypes(tileType);
+      state.addAttributes(op.getAttrs());
+      result = b.create(state)->getResult(0);
+    }
+    mapping.map(op.getResult(0), result);
+  }
+  return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValues()[0]);
+}
+
+namespace {
+/// What the K/V loop body needs to apply the score modifications.
+struct ScoreMods {
+  AttentionOp op;
+  Value batch, head, row0, nq, nk;
+  /// The per-head ALiBi slope (f32), loaded before the loop.
+  Value slope;
+};
+} // namespace
+
+/// Steps 4's score modifications on the raw scores `s` (of block `col0`):
+/// returns the modified scores and the scale (times log2(e)) the online
+/// softmax still applies to them.
+static std::pair<Value, float> applyScoreMods(ImplicitLocOpBuilder &b,
+                                              const ScoreMods &mods, Value s,
+                                              Value col0) {
+  AttentionOp op = mods.op;
+  auto scoreT = cast<RankedTensorType>(s.getType());
+  ArrayRef<int64_t> shape = scoreT.getShape();
+  Type f32 = b.getF32Type();
+  double scale = op.getScaleOrDefault();
+  if (!op.hasScoreModifications())
+    return {s, static_cast<float>(scale * M_LOG2E)};
+  auto splat = [&](double v) -> Value {
+    return arith::ConstantOp::create(
+        b, DenseElementsAttr::get(scoreT, b.getF32FloatAttr(v).getValue()));
+  };
+  auto afn = arith::FastMathFlagsAttr::get(b.getContext(),
+                                           arith::FastMathFlags::afn);
+  std::optional<double> cap;
+  if (std::optional<APFloat> c = op.getSoftcap())
+    cap = c->convertToDouble();
+  bool onlySoftcap = cap && !op.getBias() && !op.getAlibiSlopes() &&
+                     op.getScoreMod().empty() && op.getMaskMod().empty();
+  if (onlySoftcap) {
+    // c tanh(s scale / c): the factor c goes to the softmax's scale.
+    Value t = arith::MulFOp::create(b, s, splat(scale / *cap));
+    t = math::TanhOp::create(b, t, afn);
+    return {t, static_cast<float>(*cap * M_LOG2E)};
+  }
+  // The scores in natural units, then each modification in turn.
+  Value x = arith::MulFOp::create(b, s, splat(scale));
+  if (cap) {
+    Value t = arith::MulFOp::create(b, x, splat(1.0 / *cap));
+    t = math::TanhOp::create(b, t, afn);
+    x = arith::MulFOp::create(b, t, splat(*cap));
+  }
+  auto indexT = RankedTensorType::get(shape, b.getIndexType());
+  Value qIdx, kvIdx;
+  auto indices = [&]() {
+    if (!qIdx) {
+      qIdx = IotaOp::create(b, indexT, 0, mods.row0);
+      kvIdx = IotaOp::create(b, indexT, 1, col0);
+    }
+  };
+  if (op.getAlibiSlopes()) {
+    indices();
+    // -slope |j - d(i)|, d(i) = i (+ Nk - Nq when bottom-right aligned).
+    Value diag = qIdx;
+    if (op.getMaskOrDefault().getAlignment() == MaskAlignment::BottomRight) {
+      Value shift = arith::SubIOp::create(b, mods.nk, mods.nq);
+      diag = arith::AddIOp::create(b, diag,
+                                   tensor::SplatOp::create(b, indexT, shift));
+    }
+    Value dist = arith::SubIOp::create(b, kvIdx, diag);
+    dist = arith::IndexCastOp::create(
+        b, RankedTensorType::get(shape, b.getI32Type()), dist);
+    Value fdist = arith::SIToFPOp::create(b, scoreT, dist);
+    fdist = math::AbsFOp::create(b, fdist);
+    Value penalty = arith::MulFOp::create(
+        b, fdist, tensor::SplatOp::create(b, scoreT, mods.slope));
+    x = arith::SubFOp::create(b, x, penalty);
+  }
+  if (Value bias = op.getBias()) {
+    auto type = cast<MemRefType>(bias.getType());
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    // A dimension of extent 1 broadcasts (decided at run time when dynamic).
+    auto broadcastIndex = [&](int64_t dim, Value index) -> Value {
+      if (type.getDimSize(dim) == 1)
+        return c0;
+      if (!type.isDynamicDim(dim))
+        return index;
+      Value extent = memref::DimOp::create(b, bias, dim);
+      Value one = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, extent, c1);
+      return arith::SelectOp::create(b, one, c0, index);
+    };
+    Value tile = LoadOp::create(
+        b, RankedTensorType::get(shape, type.getElementType()), bias,
+        ValueRange{broadcastIndex(0, mods.batch), broadcastIndex(1, mods.head),
+                   mods.row0, col0});
+    if (!type.getElementType().isF32())
+      tile = arith::ExtFOp::create(b, scoreT, tile);
+    x = arith::AddFOp::create(b, x, tile);
+  }
+  if (!op.getScoreMod().empty() || !op.getMaskMod().empty()) {
+    indices();
+    Value bTile = tensor::SplatOp::create(b, indexT, mods.batch);
+    Value hTile = tensor::SplatOp::create(b, indexT, mods.head);
+    if (!op.getScoreMod().empty())
+      x = cloneOntoTiles(b, op.getScoreMod(), {x, bTile, hTile, qIdx, kvIdx},
+                         shape);
+    if (!op.getMaskMod().empty()) {
+      Value visible = cloneOntoTiles(b, op.getMaskMod(),
+                                     {bTile, hTile, qIdx, kvIdx}, shape);
+      x = arith::SelectOp::create(
+          b, visible, x, splat(-std::numeric_limits<double>::infinity()));
+    }
+  }
+  (void)f32;
+  return {x, static_cast<float>(M_LOG2E)};
 }
 
 static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
@@ -154,8 +325,28 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
       {BufferRole::O, o}};
   if (lse)
     buffers.push_back({BufferRole::LSE, lse});
+  if (Value bias = op.getBias())
+    buffers.push_back({BufferRole::Bias, bias});
+  if (Value slopes = op.getAlibiSlopes())
+    buffers.push_back({BufferRole::AlibiSlopes, slopes});
   auto program = ProgramOp::create(b, gridM, gridBH, buffers, config,
                                    op.getGpuConfigAttr());
+  // What the program computes, for the kernel metadata (informational).
+  program->setAttr("attn.mask", mask);
+  program->setAttr("attn.scale", b.getF64FloatAttr(op.getScaleOrDefault()));
+  SmallVector<Attribute> modNames;
+  if (op.getSoftcap())
+    modNames.push_back(b.getStringAttr("softcap"));
+  if (op.getAlibiSlopes())
+    modNames.push_back(b.getStringAttr("alibi"));
+  if (op.getBias())
+    modNames.push_back(b.getStringAttr("bias"));
+  if (!op.getScoreMod().empty())
+    modNames.push_back(b.getStringAttr("score_mod"));
+  if (!op.getMaskMod().empty())
+    modNames.push_back(b.getStringAttr("mask_mod"));
+  if (!modNames.empty())
+    program->setAttr("attn.score_mods", b.getArrayAttr(modNames));
 
   // Step 3: program ids to indices; the query block; the softmax state.
   b.setInsertionPointToStart(&program.getBody().front());
@@ -188,8 +379,9 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   // Step 4: the loop over visible K/V blocks.
   auto range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask,
                                  bm, bn);
-  auto scaleLog2e = b.getF32FloatAttr(
-      static_cast<float>(op.getScaleOrDefault() * M_LOG2E));
+  ScoreMods mods{op, bIdx, head, row0, nq, nk, Value()};
+  if (Value slopes = op.getAlibiSlopes())
+    mods.slope = memref::LoadOp::create(b, slopes, ValueRange{head});
   auto loop = scf::ForOp::create(
       b, range.getLower(), range.getUpper(), c1, ValueRange{m0, l0, acc0},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange state) {
@@ -199,9 +391,11 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
                                      ValueRange{bIdx, kvHead, col0, c0});
         Value s = DotOp::create(lb, scoreT, qTile, kTile, scoreZero,
                                 /*transpose_b=*/true);
-        s = MaskOp::create(lb, scoreT, s, row0, nq, col0, nk, mask);
+        auto [modified, scaleLog2e] = applyScoreMods(lb, mods, s, col0);
+        s = MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
         auto softmax = OnlineSoftmaxOp::create(lb, s, state[0], state[1],
-                                               state[2], scaleLog2e);
+                                               state[2],
+                                               lb.getF32FloatAttr(scaleLog2e));
         Value p = softmax.getProbs();
         if (elt != f32)
           p = arith::TruncFOp::create(lb, tile({bm, bn}, elt), p);

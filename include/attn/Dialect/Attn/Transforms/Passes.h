@@ -23,12 +23,22 @@ struct DefaultConfig {
   GpuConfigAttr gpu;
 };
 
+/// The score modifications of an op, as far as the heuristic cares: each
+/// holds values in registers next to the scores.
+struct ScoreModKinds {
+  bool bias = false;
+  /// ALiBi or a score_mod region: elementwise math on index tiles.
+  bool positional = false;
+};
+
 /// The configuration the heuristic picks for an op with these head dims and
 /// mask, with or without a log-sum-exp output, on `chip` (sm_80; sm_90,
-/// sm_90a and the CPU's empty chip take the sm_90a choices).
+/// sm_90a and the CPU's empty chip take the sm_90a choices), for these
+/// score modifications.
 DefaultConfig getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                int64_t valueHeadDim, MaskAttr mask,
-                               bool hasLse = true, StringRef chip = "");
+                               bool hasLse = true, StringRef chip = "",
+                               ScoreModKinds mods = {});
 
 /// Patterns that rewrite attn.online_softmax and attn.finalize into
 /// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.
