@@ -28,7 +28,7 @@
 // CHECK: attn.program (%[[M:[a-zA-Z0-9_]+]], %[[BH:[a-zA-Z0-9_]+]]) in (%[[GM]], %[[GBH]])
 // The buffers and their roles, which a kernel takes as its arguments.
 // CHECK-NEXT: buffers(q = %[[Q]] : memref<?x8x?x64xf16>, k = %[[K]] : memref<?x2x?x64xf16>, v = %[[V]] : memref<?x2x?x16xf16>, o = %[[O]] : memref<?x8x?x16xf16>, lse = %[[L]] : memref<?x8x?xf32>)
-// CHECK-SAME: attributes {config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>}
+// CHECK-SAME: attributes {attn.mask = #attn.mask<causal, bottom_right>, attn.scale = 1.250000e-01 : f64, config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 2>}
 //
 // Program ids to batch, query head, K/V head (h / (Hq / Hkv)) and first row;
 // under a causal mask query blocks go last (heaviest) first.
@@ -85,7 +85,7 @@ func.func @gqa_f16(%q: memref<?x8x?x64xf16>, %k: memref<?x2x?x64xf16>, %v: memre
 // CHECK-NOT: cf.assert
 // CHECK: attn.program (%[[MS:[a-zA-Z0-9_]+]],
 // CHECK-NEXT: buffers(q = %[[Q]] : memref<1x4x10x16xf32>, k = %[[Q]] : memref<1x4x10x16xf32>, v = %[[Q]] : memref<1x4x10x16xf32>, o = %[[O]] : memref<1x4x10x16xf32>)
-// CHECK-SAME: attributes {config = #attn.tile_config<block_m = 16, block_n = 16, warps = 1, stages = 1>}
+// CHECK-SAME: attributes {attn.mask = #attn.mask<none>, attn.scale = 2.500000e-01 : f64, config = #attn.tile_config<block_m = 16, block_n = 16, warps = 1, stages = 1>}
 // Without a right bound every query block sees the same keys: ids in order.
 // CHECK-NOT: arith.subi
 // CHECK: arith.muli %[[MS]], %{{.+}} : index
