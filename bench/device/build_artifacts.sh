@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Compiles the kernels the device run checks and times, on this (CPU)
-# machine: f16 and bf16; D = 64, 128, 256; masks none, causal (top-left and
-# bottom-right) and a bottom-right sliding window, with the default tile
-# configuration; plus, for comparison, top-left causal D = 128 kernels with
-# the previous default tile (128 x 32), and default kernels of other shapes
-# (no LSE, D != Dv, D = 192) for correctness. Writes PTX, cubin and JSON per kernel into DIR (default: .device/artifacts) and the compile time of each (whole
+# machine, into DIR (default: .device/artifacts):
+#  - attn_<dt>_d<D>_<mask>: f16 and bf16; D = 64, 128, 256; masks none,
+#    causal (top-left and bottom-right) and a bottom-right sliding window;
+#    default configurations, the GPU lowering of layouts and patterns;
+#  - tpl_<same>: the same kernels from the first (template) lowering, timed
+#    in the same run (the harness pairs them by name);
+#  - default kernels of other shapes (no LSE, D != Dv, D = 192);
+#  - mod_<...>: score modifications (softcap, bias full and broadcast,
+#    ALiBi, a score_mod, a mask_mod), each with <name>.harness.json saying
+#    what it computes, so that the harness builds an independent reference
+#    and the same modification for FlexAttention.
+# Writes PTX, cubin and JSON per kernel and the compile time of each (whole
 # attn-compile run, PTX and cubin) into DIR/compile_times.txt.
 # usage: bench/device/build_artifacts.sh [DIR] [CHIP]
 set -euo pipefail
@@ -21,55 +28,117 @@ declare -A masks=(
   [window_br]="mask = #attn.mask<window, bottom_right, left = 256, right = 0>"
 )
 
-# emit_shape NAME DTYPE D DV LSE(yes|no) MASK [CONFIG]
-emit_shape() {
-  local name=$1 dt=$2 d=$3 dv=$4 lse=$5 m=$6 cfg=${7:-}
-  local attrs=${masks[$m]}
-  if [ -n "$cfg" ]; then
-    attrs="config = #attn.tile_config<$cfg>${attrs:+, $attrs}"
-  fi
-  local lsearg="" outs="outs(%o : memref<?x?x?x${dv}x${dt}>)"
-  if [ "$lse" = yes ]; then
-    lsearg=", %lse: memref<?x?x?xf32>"
-    outs="outs(%o, %lse : memref<?x?x?x${dv}x${dt}>, memref<?x?x?xf32>)"
-  fi
-  local src="$out/src/$name.mlir"
-  cat > "$src" <<MLIR
-func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
-                 %v: memref<?x?x?x${dv}x${dt}>, %o: memref<?x?x?x${dv}x${dt}>$lsearg) {
-  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${dv}x${dt}>)
-                 $outs ${attrs:+{$attrs\}}
-  return
-}
-MLIR
-  local start end
+# compile NAME SRC LOWERING
+compile() {
+  local name=$1 src=$2 lowering=$3 start end
   start=$(date +%s.%N)
-  "$tool" "$src" --chip="$chip" --cubin -o "$out" > /dev/null
+  "$tool" "$src" --chip="$chip" --cubin --lowering="$lowering" -o "$out" > /dev/null
   end=$(date +%s.%N)
   echo "$name $(echo "$end - $start" | bc)" >> "$out/compile_times.txt"
 }
 
-# emit NAME DTYPE D MASK [CONFIG]: D = Dv, with LSE.
+# emit_shape NAME DTYPE D DV LSE(yes|no) MASK LOWERING [EXTRA_ATTRS] [MODS...]
+# MODS: bias=full|b1|h1|b1h1 (a bias operand of that broadcast shape),
+# alibi, and the raw text of regions after the op (score_mod/mask_mod).
+emit_shape() {
+  local name=$1 dt=$2 d=$3 dv=$4 lse=$5 m=$6 lowering=$7 extra=${8:-} bias=${9:-} alibi=${10:-} regions=${11:-}
+  local attrs=${masks[$m]}
+  [ -n "$extra" ] && attrs="${attrs:+$attrs, }$extra"
+  local lsearg="" outs="outs(%o : memref<?x?x?x${dv}x${dt}>)" extraargs="" extraops=""
+  if [ "$lse" = yes ]; then
+    lsearg=", %lse: memref<?x?x?xf32>"
+    outs="outs(%o, %lse : memref<?x?x?x${dv}x${dt}>, memref<?x?x?xf32>)"
+  fi
+  if [ -n "$bias" ]; then
+    local bt="?x?x?x?x${dt}"
+    case $bias in b1) bt="1x?x?x?x${dt}" ;; h1) bt="?x1x?x?x${dt}" ;; b1h1) bt="1x1x?x?x${dt}" ;; esac
+    extraargs="$extraargs, %bias: memref<$bt>"
+    extraops="$extraops bias(%bias : memref<$bt>)"
+  fi
+  if [ -n "$alibi" ]; then
+    extraargs="$extraargs, %slopes: memref<?xf32>"
+    extraops="$extraops alibi_slopes(%slopes : memref<?xf32>)"
+  fi
+  local src="$out/src/$name.mlir"
+  cat > "$src" <<MLIR
+func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
+                 %v: memref<?x?x?x${dv}x${dt}>, %o: memref<?x?x?x${dv}x${dt}>$lsearg$extraargs) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${dv}x${dt}>)$extraops
+                 $outs ${attrs:+{$attrs\}} $regions
+  return
+}
+MLIR
+  compile "$name" "$src" "$lowering"
+}
+
+# emit NAME DTYPE D MASK LOWERING: D = Dv, with LSE.
 emit() {
-  emit_shape "$1" "$2" "$3" "$3" yes "$4" "${5:-}"
+  emit_shape "$1" "$2" "$3" "$3" yes "$4" "$5"
+}
+
+# harness NAME JSON: what the harness needs to know about a kernel that the
+# metadata does not say (the semantics of its score modifications).
+harness() {
+  echo "$2" > "$out/$1.harness.json"
 }
 
 for dt in f16 bf16; do
   for d in 64 128 256; do
     for m in none causal_tl causal_br window_br; do
-      emit "attn_${dt}_d${d}_${m}" $dt $d $m
+      emit "attn_${dt}_d${d}_${m}" $dt $d $m patterns
+      emit "tpl_${dt}_d${d}_${m}" $dt $d $m template
+      harness "tpl_${dt}_d${d}_${m}" '{"peers": false, "pair_of": "attn_'"${dt}_d${d}_${m}"'"}'
     done
   done
-  # Not a default: the top-left causal D = 128 default before 2026-11-30
-  # (third session), 128 x 32, for comparison in the same run.
-  emit "attn_${dt}_d128_causal_tl_n32" $dt 128 causal_tl "block_m = 128, block_n = 32, warps = 4, stages = 2"
 done
 # Correctness of the other default shapes (timed too, outside the
 # benchmark's D = Dv matrix): no LSE output, D != Dv, D = 192.
-emit_shape attn_f16_d128_none_nolse f16 128 128 no none
-emit_shape attn_f16_d128_causal_tl_nolse f16 128 128 no causal_tl
-emit_shape attn_f16_d64v128_causal_tl f16 64 128 yes causal_tl
-emit_shape attn_f16_d128v64_none f16 128 64 yes none
-emit_shape attn_f16_d192v64_causal_br f16 192 64 yes causal_br
-emit_shape attn_f16_d192_none f16 192 192 yes none
+emit_shape attn_f16_d128_none_nolse f16 128 128 no none patterns
+emit_shape attn_f16_d128_causal_tl_nolse f16 128 128 no causal_tl patterns
+emit_shape attn_f16_d64v128_causal_tl f16 64 128 yes causal_tl patterns
+emit_shape attn_f16_d128v64_none f16 128 64 yes none patterns
+emit_shape attn_f16_d192v64_causal_br f16 192 64 yes causal_br patterns
+emit_shape attn_f16_d192_none f16 192 192 yes none patterns
+
+# Score modifications (D = 128, and softcap at D = 64), the new lowering.
+relpos='score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index):
+    %rel = arith.subi %ki, %qi : index
+    %reli = arith.index_cast %rel : index to i32
+    %relf = arith.sitofp %reli : i32 to f32
+    %w = arith.constant 0.01 : f32
+    %t = arith.mulf %relf, %w : f32
+    %r = arith.addf %s, %t : f32
+    attn.yield %r : f32
+  }'
+docmask='mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c = arith.constant 256 : index
+    %dq = arith.divui %qi, %c : index
+    %dk = arith.divui %ki, %c : index
+    %same = arith.cmpi eq, %dq, %dk : index
+    attn.yield %same : i1
+  }'
+for dt in f16 bf16; do
+  for d in 64 128; do
+    emit_shape "mod_${dt}_d${d}_softcap" $dt $d $d yes none patterns "softcap = 30.0 : f64"
+    harness "mod_${dt}_d${d}_softcap" '{"mods": {"softcap": 30.0}, "flex": true, "base": "attn_'"${dt}_d${d}"'_none"}'
+  done
+  emit_shape "mod_${dt}_d128_bias" $dt 128 128 yes none patterns "" full
+  harness "mod_${dt}_d128_bias" '{"mods": {"bias": "full"}, "flex": true, "base": "attn_'"${dt}"'_d128_none"}'
+done
+emit_shape mod_f16_d128_softcap_causal_br f16 128 128 yes causal_br patterns "softcap = 30.0 : f64"
+harness mod_f16_d128_softcap_causal_br '{"mods": {"softcap": 30.0}, "flex": true, "base": "attn_f16_d128_causal_br"}'
+emit_shape mod_f16_d128_bias_b1 f16 128 128 yes causal_tl patterns "" b1
+harness mod_f16_d128_bias_b1 '{"mods": {"bias": "b1"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
+emit_shape mod_f16_d128_bias_b1h1 f16 128 128 yes none patterns "" b1h1
+harness mod_f16_d128_bias_b1h1 '{"mods": {"bias": "b1h1"}, "flex": true, "base": "attn_f16_d128_none"}'
+emit_shape mod_bf16_d128_alibi_causal_br bf16 128 128 yes causal_br patterns "" "" alibi
+harness mod_bf16_d128_alibi_causal_br '{"mods": {"alibi": true}, "flex": true, "base": "attn_bf16_d128_causal_br"}'
+emit_shape mod_f16_d128_relpos f16 128 128 yes none patterns "" "" "" "$relpos"
+harness mod_f16_d128_relpos '{"mods": {"score_mod": "relpos"}, "flex": true, "base": "attn_f16_d128_none"}'
+emit_shape mod_f16_d128_docmask f16 128 128 yes causal_tl patterns "" "" "" "$docmask"
+harness mod_f16_d128_docmask '{"mods": {"mask_mod": "doc256"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
+emit_shape mod_bf16_d64_all bf16 64 64 yes causal_br patterns "softcap = 20.0 : f64" h1 alibi "$relpos $docmask"
+harness mod_bf16_d64_all '{"mods": {"softcap": 20.0, "bias": "h1", "alibi": true, "score_mod": "relpos", "mask_mod": "doc256"}, "flex": false}'
 cat "$out/compile_times.txt"

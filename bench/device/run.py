@@ -58,6 +58,12 @@ EDGE_SHAPES = [
     ("empty_nq", (1, 2, 2, 0, 16)),
 ]
 STRIDED_SHAPES = [("bnhd_layout", (2, 8, 2, 1000, 1000))]
+# Inputs with NaN and infinities (format-2 kernels): NaN must land where
+# the fp32 reference has it.
+NAN_SHAPES = [(2, 4, 2, 300, 300), (1, 2, 2, 77, 130)]
+# Score-modification kernels: timed at these N (and FlexAttention with the
+# same modification, compiled and warmed first, at the last of them).
+MOD_TIMING_NS = [1024, 4096, 16384]
 
 TIMING_NS = [512, 1024, 2048, 4096, 8192, 16384]
 TIMING_TOKENS = 16384  # B * N
@@ -66,6 +72,7 @@ WARMUP, REPS = 10, 30
 MEMORY_NS = [4096, 8192, 16384]
 
 O_TOL = {"f16": 5e-3, "bf16": 1e-2, "f32": 1e-3}
+COPY_BYTES_PER_S = 4.27e12  # device-to-device copy measured on the H200
 LSE_TOL = 1e-3           # times max(1, |lse|)
 SDPA_REF_TOL = 1e-4      # our fp32 reference vs SDPA in fp32 (checks the reference)
 
@@ -83,6 +90,10 @@ class AttnTensor(ctypes.Structure):
 
 
 DTYPE_CODES = {"f16": 0, "bf16": 1, "f32": 2}
+
+
+class AttnArg(ctypes.Structure):
+    _fields_ = [("role", ctypes.c_char_p), ("tensor", AttnTensor)]
 
 
 class Runtime:
@@ -103,6 +114,13 @@ class Runtime:
         L.attn_kernel_info.restype = ctypes.c_int
         L.attn_kernel_unload.argtypes = [ctypes.c_void_p]
         L.attn_kernel_unload.restype = None
+        # Format-2 kernels with buffers beyond q, k, v, o, lse.
+        self.has_args = hasattr(L, "attn_kernel_launch_args")
+        if self.has_args:
+            L.attn_kernel_launch_args.argtypes = [
+                ctypes.c_void_p, ctypes.POINTER(AttnArg), ctypes.c_size_t,
+                ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+            L.attn_kernel_launch_args.restype = ctypes.c_int
 
     def load(self, directory, name):
         err = ctypes.create_string_buffer(4096)
@@ -129,11 +147,15 @@ class Kernel:
             raise KeyError(buf.value.decode(errors="replace"))
         return buf.value.decode(errors="replace")
 
-    def launch(self, q, k, v, o, lse, stream=None):
-        """Tensors are torch tensors (lse may be None). Raises LaunchError."""
+    def launch(self, q, k, v, o, lse, stream=None, extra=None):
+        """Tensors are torch tensors (lse may be None); `extra` maps further
+        roles (bias, alibi_slopes) to tensors. Raises LaunchError."""
         import torch
         if stream is None:
             stream = torch.cuda.current_stream()
+        if extra:
+            return self.launch_args(dict(q=q, k=k, v=v, o=o, lse=lse, **extra),
+                                    stream)
         descs = [tensor_desc(t) for t in (q, k, v, o)]
         lse_desc = tensor_desc(lse) if lse is not None else None
         err = ctypes.create_string_buffer(4096)
@@ -141,6 +163,25 @@ class Kernel:
             self.handle, *[ctypes.byref(d) for d in descs],
             ctypes.byref(lse_desc) if lse_desc is not None else None,
             ctypes.c_void_p(stream.cuda_stream), err, len(err))
+        if rc != 0:
+            raise LaunchError(err.value.decode(errors="replace"))
+
+    def launch_args(self, tensors, stream):
+        """Launch by role ({role: tensor or None})."""
+        if not self.rt.has_args:
+            raise LaunchError("this runtime has no attn_kernel_launch_args")
+        items = [(r, t) for r, t in tensors.items() if t is not None]
+        args = (AttnArg * len(items))()
+        keep = []
+        for i, (role, t) in enumerate(items):
+            name = role.encode()
+            keep.append(name)
+            args[i].role = name
+            args[i].tensor = tensor_desc(t)
+        err = ctypes.create_string_buffer(4096)
+        rc = self.rt.lib.attn_kernel_launch_args(
+            self.handle, args, len(items), ctypes.c_void_p(stream.cuda_stream),
+            err, len(err))
         if rc != 0:
             raise LaunchError(err.value.decode(errors="replace"))
 
@@ -173,7 +214,9 @@ def tensor_desc(t, dtype_code=None):
 # ----------------------------------------------------------------------------
 
 class Meta:
-    """What the harness needs from <name>.json."""
+    """What the harness needs from <name>.json (format 1 or 2) and the
+    optional <name>.harness.json (what the kernel's score modifications
+    compute; which kernel it pairs with)."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
@@ -182,14 +225,31 @@ class Meta:
             raise ValueError("metadata is not a JSON object")
         self.raw = raw
         self.name = raw["name"]
-        self.dtype = raw["element_type"]
+        self.version = int(raw.get("format_version", 1))
+        if self.version == 1:
+            self.dtype = raw["element_type"]
+            self.d = int(raw["head_dim"])
+            self.dv = int(raw["value_head_dim"])
+            self.has_lse = bool(raw["has_lse"])
+            self.scale_log2e = float(raw["scale_log2e"])
+            self.scale = self.scale_log2e / LOG2E
+            self.roles = {"q", "k", "v", "o"} | ({"lse"} if self.has_lse else set())
+            self.bias_shape = None
+        else:
+            by_role = {}
+            for b in raw["buffers"]:
+                for r in b["roles"]:
+                    by_role[r] = b
+            self.roles = set(by_role)
+            self.dtype = by_role["q"]["element_type"]
+            self.d = int(by_role["q"]["static_shape"][3])
+            self.dv = int(by_role["v"]["static_shape"][3])
+            self.has_lse = "lse" in by_role
+            self.scale = float(raw["scale"])
+            self.scale_log2e = self.scale * LOG2E
+            self.bias_shape = by_role["bias"]["static_shape"] if "bias" in by_role else None
         if self.dtype not in DTYPE_CODES:
             raise ValueError("unknown element_type %r" % (self.dtype,))
-        self.d = int(raw["head_dim"])
-        self.dv = int(raw["value_head_dim"])
-        self.has_lse = bool(raw["has_lse"])
-        self.scale_log2e = float(raw["scale_log2e"])
-        self.scale = self.scale_log2e / LOG2E
         mask = raw.get("mask") or {"kind": "none"}
         self.kind = mask["kind"]
         self.alignment = mask.get("alignment") or "top_left"
@@ -201,6 +261,19 @@ class Meta:
             self.left, self.right = int(mask["left"]), int(mask["right"])
         else:
             raise ValueError("unknown mask kind %r" % (self.kind,))
+        side = os.path.splitext(path)[0] + ".harness.json"
+        self.harness = {}
+        if os.path.exists(side):
+            with open(side) as f:
+                self.harness = json.load(f)
+        self.mods = self.harness.get("mods", {})
+        if self.mods and set(self.raw.get("score_mods", [])) != set(
+                {"softcap": "softcap", "bias": "bias", "alibi": "alibi",
+                 "score_mod": "score_mod", "mask_mod": "mask_mod"}[m]
+                for m in self.mods):
+            raise ValueError("the kernel's score_mods %s do not match the "
+                             "harness description %s"
+                             % (self.raw.get("score_mods"), sorted(self.mods)))
 
     @property
     def causal(self):
@@ -212,6 +285,8 @@ class Meta:
 
     def sdpa_equivalent(self, nq, nk):
         """is_causal for an SDPA call with the same mask, or None if none."""
+        if self.mods:
+            return None
         if self.kind == "none":
             return False
         if self.kind == "causal" and (self.alignment == "top_left" or nq == nk):
@@ -242,7 +317,33 @@ def visibility(nq, nk, meta, device):
     return vis
 
 
-def reference(q, k, v, meta):
+def modify_scores(s, meta, extra):
+    """The score modifications of the kernel on scaled scores s [B,Hq,Nq,Nk]
+    (fp32), in the op's order: softcap, ALiBi, bias, score_mod; then the
+    mask_mod as a visibility [B or 1, Hq or 1, Nq, Nk]."""
+    import torch
+    mods = meta.mods
+    nq, nk = s.shape[-2], s.shape[-1]
+    i = torch.arange(nq, device=s.device)[:, None]
+    j = torch.arange(nk, device=s.device)[None, :]
+    if "softcap" in mods:
+        c = float(mods["softcap"])
+        s = c * torch.tanh(s / c)
+    if mods.get("alibi"):
+        d = i + ((nk - nq) if meta.alignment == "bottom_right" else 0)
+        dist = (j - d).abs().float()
+        s = s - extra["alibi_slopes"].float()[None, :, None, None] * dist
+    if "bias" in mods:
+        s = s + extra["bias"].float()  # broadcasts over extents of 1
+    if mods.get("score_mod") == "relpos":
+        s = s + 0.01 * (j - i).float()
+    vis = None
+    if mods.get("mask_mod") == "doc256":
+        vis = (i // 256) == (j // 256)
+    return s, vis
+
+
+def reference(q, k, v, meta, extra=None):
     """fp32 attention on upcast inputs: (O [B,Hq,Nq,Dv], LSE [B,Hq,Nq]).
     Rows that see no key get O = 0 and LSE = -inf."""
     import torch
@@ -252,6 +353,10 @@ def reference(q, k, v, meta):
     vf = v.float().repeat_interleave(hq // hkv, dim=1)
     s = torch.matmul(qf, kf.transpose(-1, -2)) * meta.scale
     vis = visibility(q.shape[2], k.shape[2], meta, q.device)
+    if meta.mods:
+        s, vis_mod = modify_scores(s, meta, extra or {})
+        if vis_mod is not None:
+            vis = vis & vis_mod
     s = s.masked_fill(~vis, -INF)
     lse = torch.logsumexp(s, dim=-1)
     finite = torch.isfinite(lse)
@@ -314,7 +419,25 @@ def make_inputs(meta, shape, layout, seed, device):
     o = alloc(hq, nq, meta.dv, fill=float("nan"))
     lse = (torch.full((b, hq, nq), float("nan"), dtype=torch.float32, device=device)
            if meta.has_lse else None)
-    return q, k, v, o, lse
+    return q, k, v, o, lse, make_extra(meta, shape, g, device)
+
+
+def make_extra(meta, shape, g, device):
+    """Random bias (its broadcast extents from the kernel's static shape) and
+    ALiBi slopes in (0, 1) for the kernels that take them."""
+    import torch
+    b, hq, hkv, nq, nk = shape
+    extra = {}
+    if "bias" in meta.roles:
+        st = meta.bias_shape
+        bb = 1 if st[0] == 1 else b
+        hb = 1 if st[1] == 1 else hq
+        extra["bias"] = 2.0 * torch.randn(bb, hb, nq, nk, dtype=torch_dtype(meta.dtype),
+                                          device=device, generator=g)
+    if "alibi_slopes" in meta.roles:
+        extra["alibi_slopes"] = torch.rand(hq, dtype=torch.float32, device=device,
+                                           generator=g)
+    return extra
 
 
 def check_point(kernel, meta, shape, label, layout, seed, device):
@@ -322,14 +445,24 @@ def check_point(kernel, meta, shape, label, layout, seed, device):
     b, hq, hkv, nq, nk = shape
     rec = {"label": label, "shape": {"B": b, "Hq": hq, "Hkv": hkv, "Nq": nq, "Nk": nk},
            "layout": layout, "seed": seed, "pass": False, "failures": []}
-    q, k, v, o, lse = make_inputs(meta, shape, layout, seed, device)
+    q, k, v, o, lse, extra = make_inputs(meta, shape, layout, seed, device)
+    poison = None
+    if label == "nan_inf" and q.numel() and k.numel():
+        # NaN in one query row, +inf in one key, -inf in another key's
+        # element: O and LSE must have NaN exactly where the reference does.
+        q[0, 0, min(3, q.shape[2] - 1), 1] = float("nan")
+        k[0, 0, min(7, k.shape[2] - 1), 2] = float("inf")
+        k[-1, -1, k.shape[2] // 2, 0] = -float("inf")
+        poison = True
     try:
-        kernel.launch(q, k, v, o, lse)
+        kernel.launch(q, k, v, o, lse, extra=extra)
         torch.cuda.synchronize()
     except LaunchError as e:
         rec["failures"].append("launch refused: %s" % e)
         return rec
-    ref_o, ref_lse = reference(q, k, v, meta)
+    ref_o, ref_lse = reference(q, k, v, meta, extra)
+    if poison:
+        return nan_point(rec, o, lse, ref_o, ref_lse, meta)
 
     tol = O_TOL[meta.dtype]
     rec["o_tol"] = tol
@@ -396,15 +529,42 @@ def check_point(kernel, meta, shape, label, layout, seed, device):
     return rec
 
 
+def nan_point(rec, o, lse, ref_o, ref_lse, meta):
+    """Inputs with NaN/Inf: the NaN pattern of O (per element) and LSE must
+    be the reference's, infinities in LSE too; elsewhere the usual error."""
+    import torch
+    same_o = bool(torch.equal(torch.isnan(o), torch.isnan(ref_o)))
+    rec["o_nan"] = int(torch.isnan(o).sum().item())
+    rec["o_nan_ref"] = int(torch.isnan(ref_o).sum().item())
+    if not same_o:
+        rec["failures"].append("O has NaN at %d elements, the reference at %d "
+                               "(not the same places)" % (rec["o_nan"], rec["o_nan_ref"]))
+    ok = ~torch.isnan(ref_o)
+    if int(ok.sum().item()):
+        err = rel_fro(o[ok], ref_o[ok])
+        rec["o_rel_err"] = err
+        if not (err <= O_TOL[meta.dtype]):
+            rec["failures"].append("O rel err %.3g off the NaN rows" % err)
+    if meta.has_lse:
+        for what, f in (("NaN", torch.isnan), ("+inf", lambda x: x == INF),
+                        ("-inf", lambda x: x == -INF)):
+            if not torch.equal(f(lse), f(ref_lse)):
+                rec["failures"].append("LSE is %s at %d rows, the reference at %d"
+                                       % (what, int(f(lse).sum().item()),
+                                          int(f(ref_lse).sum().item())))
+    rec["pass"] = not rec["failures"]
+    return rec
+
+
 def runtime_checks(kernel, meta, device):
     """The runtime must refuse bad tensors and leave outputs untouched."""
     import torch
     out = []
-    q, k, v, o, lse = make_inputs(meta, (1, 2, 2, 64, 64), "bhnd", 1, device)
+    q, k, v, o, lse, extra = make_inputs(meta, (1, 2, 2, 64, 64), "bhnd", 1, device)
 
     def expect_refusal(what, needle, *args):
         try:
-            kernel.launch(*args)
+            kernel.launch(*args, extra=extra)
             torch.cuda.synchronize()
             out.append({"check": what, "pass": False, "message": "launched"})
         except LaunchError as e:
@@ -451,13 +611,51 @@ def bench(fn):
     return times[len(times) // 2]
 
 
+def flex_mods(meta, extra, b, h, n):
+    """FlexAttention's score_mod and block mask for the kernel's
+    modifications (the same semantics as modify_scores), or None."""
+    import torch
+    from torch.nn.attention.flex_attention import create_block_mask
+    mods = meta.mods
+    bias, slopes = extra.get("bias"), extra.get("alibi_slopes")
+    causal = meta.kind == "causal"
+    shift = 0  # Nq = Nk in the timing shapes
+
+    def score_mod(score, bi, hi, qi, ki):
+        if "softcap" in mods:
+            c = float(mods["softcap"])
+            score = c * torch.tanh(score / c)
+        if mods.get("alibi"):
+            score = score - slopes[hi] * (ki - qi - shift).abs()
+        if "bias" in mods:
+            bb = 0 if bias.shape[0] == 1 else bi
+            hb = 0 if bias.shape[1] == 1 else hi
+            score = score + bias[bb, hb, qi, ki]
+        if mods.get("score_mod") == "relpos":
+            score = score + 0.01 * (ki - qi)
+        return score
+
+    def mask_mod(bi, hi, qi, ki):
+        ok = (qi // 256) == (ki // 256) if mods.get("mask_mod") == "doc256" else (qi >= 0)
+        if causal:
+            ok = ok & (ki <= qi)
+        return ok
+
+    block_mask = None
+    if causal or mods.get("mask_mod"):
+        block_mask = create_block_mask(mask_mod, None, None, n, n, device="cuda")
+    return score_mod, block_mask
+
+
 def timing(kernel, meta, device):
     import torch
     from torch.nn.attention import SDPBackend
     recs = []
     h = TIMING_HIDDEN // meta.d
     dt = torch_dtype(meta.dtype)
-    for n in TIMING_NS:
+    peers_wanted = meta.harness.get("peers", True) and not meta.mods
+    ns = MOD_TIMING_NS if meta.mods else TIMING_NS
+    for n in ns:
         b = TIMING_TOKENS // n
         flops = 2.0 * b * h * n * n * (meta.d + meta.dv)  # = 4 B H N^2 D
         if meta.causal:
@@ -470,11 +668,34 @@ def timing(kernel, meta, device):
         o = torch.empty(b, h, n, meta.dv, dtype=dt, device=device)
         lse = (torch.empty(b, h, n, dtype=torch.float32, device=device)
                if meta.has_lse else None)
-        peers = [("attn", lambda: kernel.launch(q, k, v, o, lse)),
-                 ("cudnn", lambda: sdpa(q, k, v, meta, meta.causal,
-                                        SDPBackend.CUDNN_ATTENTION)),
-                 ("flash2", lambda: sdpa(q, k, v, meta, meta.causal,
-                                         SDPBackend.FLASH_ATTENTION))]
+        g = torch.Generator(device=device)
+        g.manual_seed(n)
+        extra = make_extra(meta, (b, h, h, n, n), g, device)
+        if "bias" in extra:
+            rec["bias_bytes"] = extra["bias"].numel() * extra["bias"].element_size()
+            rec["bias_copy_ceiling_ms"] = rec["bias_bytes"] / COPY_BYTES_PER_S * 1e3
+        peers = [("attn", lambda: kernel.launch(q, k, v, o, lse, extra=extra))]
+        if peers_wanted:
+            peers += [("cudnn", lambda: sdpa(q, k, v, meta, meta.causal,
+                                             SDPBackend.CUDNN_ATTENTION)),
+                      ("flash2", lambda: sdpa(q, k, v, meta, meta.causal,
+                                              SDPBackend.FLASH_ATTENTION))]
+        if meta.harness.get("flex") and n == ns[-1]:
+            try:
+                from torch.nn.attention.flex_attention import flex_attention
+                flex = torch.compile(flex_attention, dynamic=False)
+                score_mod, block_mask = flex_mods(meta, extra, b, h, n)
+                plain_mask = None
+                if meta.causal:
+                    from torch.nn.attention.flex_attention import create_block_mask
+                    plain_mask = create_block_mask(
+                        lambda bi, hi, qi, ki: ki <= qi, None, None, n, n, device="cuda")
+                peers += [("flex", lambda: flex(q, k, v, score_mod=score_mod,
+                                                block_mask=block_mask, scale=meta.scale)),
+                          ("flex_plain", lambda: flex(q, k, v, block_mask=plain_mask,
+                                                      scale=meta.scale))]
+            except Exception as e:
+                rec["flex_tflops"] = "unavailable: %s" % (str(e).splitlines() or [repr(e)])[0][:300]
         for tag, fn in peers:
             try:
                 ms = bench(fn)
@@ -486,18 +707,26 @@ def timing(kernel, meta, device):
                 rec[tag + "_tflops"] = "unavailable: %s" % first[:300]
                 if tag == "attn" and not isinstance(e, LaunchError):
                     raise  # a CUDA fault: the context is gone
-        # Sanity: the timed output against cuDNN/flash where both ran.
+        # Sanity: the timed output against a reference on the same inputs
+        # (SDPA without modifications, the fp32 reference with them).
         try:
-            ref = sdpa(q, k, v, meta, meta.causal)
-            rec["o_vs_sdpa"] = rel_fro(o, ref)
+            if meta.mods:
+                if n <= 4096:
+                    ref, _ = reference(q, k, v, meta, extra)
+                    rec["o_vs_ref"] = rel_fro(o, ref)
+                    del ref
+            else:
+                ref = sdpa(q, k, v, meta, meta.causal)
+                rec["o_vs_sdpa"] = rel_fro(o, ref)
         except Exception as e:
             rec["o_vs_sdpa"] = "unavailable: %s" % (str(e).splitlines() or [repr(e)])[0]
         recs.append(rec)
-        print("    timing N=%-5d B=%-3d H=%-3d attn %s  cudnn %s  flash2 %s"
+        print("    timing N=%-5d B=%-3d H=%-3d attn %s  cudnn %s  flash2 %s  flex %s"
               % (n, b, h, fmt_tflops(rec["attn_tflops"]),
-                 fmt_tflops(rec["cudnn_tflops"]), fmt_tflops(rec["flash2_tflops"])),
+                 fmt_tflops(rec.get("cudnn_tflops")), fmt_tflops(rec.get("flash2_tflops")),
+                 fmt_tflops(rec.get("flex_tflops"))),
               flush=True)
-        del q, k, v, o, lse
+        del q, k, v, o, lse, extra
         torch.cuda.empty_cache()
     return recs
 
@@ -507,7 +736,7 @@ def memory(kernel, meta, device):
     recs = []
     h = TIMING_HIDDEN // meta.d
     dt = torch_dtype(meta.dtype)
-    for n in MEMORY_NS:
+    for n in (MEMORY_NS if "bias" not in meta.roles else [1024, 2048, 4096]):
         torch.cuda.synchronize()
         torch.cuda.empty_cache()
         base = torch.cuda.memory_allocated()
@@ -517,13 +746,17 @@ def memory(kernel, meta, device):
         o = torch.empty(1, h, n, meta.dv, dtype=dt, device=device)
         lse = (torch.empty(1, h, n, dtype=torch.float32, device=device)
                if meta.has_lse else None)
-        io_bytes = sum(t.numel() * t.element_size() for t in (q, k, v, o, lse)
+        g = torch.Generator(device=device)
+        g.manual_seed(0)
+        extra = make_extra(meta, (1, h, h, n, n), g, device)
+        io_bytes = sum(t.numel() * t.element_size()
+                       for t in (q, k, v, o, lse, *extra.values())
                        if t is not None)
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
         before = torch.cuda.max_memory_allocated()
         free_before = torch.cuda.mem_get_info()[0]
-        kernel.launch(q, k, v, o, lse)
+        kernel.launch(q, k, v, o, lse, extra=extra)
         torch.cuda.synchronize()
         after = torch.cuda.max_memory_allocated()
         free_after = torch.cuda.mem_get_info()[0]
@@ -532,7 +765,7 @@ def memory(kernel, meta, device):
                      "peak_before": before, "peak_after": after,
                      "peak_growth": after - before,
                      "device_free_drop": free_before - free_after})
-        del q, k, v, o, lse
+        del q, k, v, o, lse, extra
     # Linear growth: what is allocated is the inputs and outputs (linear in
     # N), up to the caching allocator rounding each tensor up (to 2 MiB for
     # large ones; with H = 10 at D = 192 that is visible per token), and the
@@ -563,6 +796,8 @@ def run_kernel(args, rt, name, device):
     meta = None
     try:
         meta = Meta(path)
+        res["pair_of"] = meta.harness.get("pair_of")
+        res["mods"] = meta.mods
         res["meta"] = {"dtype": meta.dtype, "D": meta.d, "Dv": meta.dv,
                        "mask": meta.kind, "alignment": meta.alignment,
                        "left": meta.left if meta.left != INF else "inf",
@@ -604,6 +839,8 @@ def run_kernel(args, rt, name, device):
         points = [("matrix", s, "bhnd") for s in CORRECTNESS_SHAPES]
         points += [(lbl, s, "bhnd") for lbl, s in EDGE_SHAPES]
         points += [(lbl, s, "bnhd") for lbl, s in STRIDED_SHAPES]
+        if meta.version >= 2:
+            points += [("nan_inf", s, "bhnd") for s in NAN_SHAPES]
         for i, (label, shape, layout) in enumerate(points):
             rec = check_point(kernel, meta, shape, label, layout, 1000 + i, device)
             res["correctness"].append(rec)
@@ -617,7 +854,7 @@ def run_kernel(args, rt, name, device):
         for c in res["runtime_checks"]:
             if not c["pass"]:
                 print("    FAIL runtime check %s: %s" % (c["check"], c["message"]))
-        if not args.quick and meta.timeable:
+        if not args.quick and (meta.timeable or meta.mods):
             res["timing"] = timing(kernel, meta, device)
         res["memory"] = memory(kernel, meta, device)
         m = res["memory"]
@@ -799,6 +1036,20 @@ def summarize(results):
                 lines.append("%-34s %6d %8s %8s %8s %8s" % (
                     r["name"][:34], t["N"], fmt_tflops(a).strip(), fmt_tflops(c).strip(),
                     fmt_tflops(f).strip(), ratio))
+    # The new lowering against the template kernels of the same run.
+    by_name = {r["name"]: r for r in results}
+    pairs = [(r, by_name.get(r.get("pair_of"))) for r in results if r.get("pair_of")]
+    pairs = [(t, n) for t, n in pairs if n and t.get("timing") and n.get("timing")]
+    if pairs:
+        lines.append("")
+        lines.append("patterns / template (attn TFLOP/s, same run)")
+        for tpl, new in pairs:
+            cells = []
+            for a, b in zip(new["timing"], tpl["timing"]):
+                x, y = a.get("attn_tflops"), b.get("attn_tflops")
+                cells.append("%d:%s" % (a["N"], "%.3f" % (x / y)
+                             if all(isinstance(z, (int, float)) for z in (x, y)) and y else "-"))
+            lines.append("  %-30s %s" % (new["name"][:30], " ".join(cells)))
     failed = [r for r in results if not kernel_ok(r)]
     lines.append("")
     if failed:

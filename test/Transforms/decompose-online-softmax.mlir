@@ -42,22 +42,26 @@ func.func @online_softmax(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %l: tensor<
   return %p, %m1, %l1, %a1 : tensor<64x32xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>
 }
 
-// out = (l > 0) ? acc / l : 0 (acc is 0 there) and
-// lse = (l > 0) ? (m + log2(l)) * ln(2) : -inf.
+// out = (l > 0 or NaN) ? acc / l : 0 (acc is 0 there) and
+// lse = (l > 0 or NaN) ? (m + log2(l)) * ln(2) : -inf, +inf where m = +inf
+// (ugt: a NaN sum propagates instead of passing for an empty row).
 // CHECK-LABEL: func.func @finalize
 // CHECK-SAME: %[[ACC:[a-zA-Z0-9_]+]]: tensor<64x16xf32>, %[[M:[a-zA-Z0-9_]+]]: tensor<64xf32>, %[[L:[a-zA-Z0-9_]+]]: tensor<64xf32>
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
 // CHECK-DAG: %[[ONE:.+]] = arith.constant dense<1.000000e+00> : tensor<64xf32>
 // CHECK-DAG: %[[LN2:.+]] = arith.constant dense<0.693147182> : tensor<64xf32>
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant dense<0xFF800000> : tensor<64xf32>
-// CHECK: %[[POS:.+]] = arith.cmpf ogt, %[[L]], %[[ZERO]] : tensor<64xf32>
+// CHECK-DAG: %[[POSINF:.+]] = arith.constant dense<0x7F800000> : tensor<64xf32>
+// CHECK: %[[POS:.+]] = arith.cmpf ugt, %[[L]], %[[ZERO]] : tensor<64xf32>
 // CHECK: %[[SAFE:.+]] = arith.select %[[POS]], %[[L]], %[[ONE]] : tensor<64xi1>, tensor<64xf32>
 // CHECK: %[[SAFEB:.+]] = attn.broadcast_rows %[[SAFE]] : tensor<64xf32> -> tensor<64x16xf32>
 // CHECK: %[[OUT:.+]] = arith.divf %[[ACC]], %[[SAFEB]] : tensor<64x16xf32>
 // CHECK: %[[LOG:.+]] = math.log2 %[[SAFE]] : tensor<64xf32>
 // CHECK: %[[LSE2:.+]] = arith.addf %[[M]], %[[LOG]] : tensor<64xf32>
 // CHECK: %[[LSEN:.+]] = arith.mulf %[[LSE2]], %[[LN2]] : tensor<64xf32>
-// CHECK: %[[LSE:.+]] = arith.select %[[POS]], %[[LSEN]], %[[NEGINF]] : tensor<64xi1>, tensor<64xf32>
+// CHECK: %[[LSEP:.+]] = arith.select %[[POS]], %[[LSEN]], %[[NEGINF]] : tensor<64xi1>, tensor<64xf32>
+// CHECK: %[[INF:.+]] = arith.cmpf oeq, %[[M]], %[[POSINF]] : tensor<64xf32>
+// CHECK: %[[LSE:.+]] = arith.select %[[INF]], %[[POSINF]], %[[LSEP]] : tensor<64xi1>, tensor<64xf32>
 // CHECK-NOT: attn.finalize
 // CHECK: return %[[OUT]], %[[LSE]]
 func.func @finalize(%acc: tensor<64x16xf32>, %m: tensor<64xf32>, %l: tensor<64xf32>)

@@ -136,7 +136,8 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
   }
 };
 
-/// out = acc / l (0 where l = 0), lse = (m + log2 l) ln 2 (-inf where l = 0).
+/// out = acc / l (0 where l = 0), lse = (m + log2 l) ln 2 (-inf where l = 0,
+/// +inf where m = +inf); a NaN l propagates to both (attn.finalize).
 struct FinalizeLowering : public OpConversionPattern<FinalizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -160,7 +161,7 @@ struct FinalizeLowering : public OpConversionPattern<FinalizeOp> {
       for (int half = 0; half < 2; ++half) {
         int64_t r = 2 * mt + half;
         Value positive =
-            arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, l[r], zero);
+            arith::CmpFOp::create(b, arith::CmpFPredicate::UGT, l[r], zero);
         Value inv = arith::SelectOp::create(
             b, positive, arith::DivFOp::create(b, one, l[r]), zero);
         for (int64_t nt = 0; nt < tile.nTiles; ++nt)
@@ -174,7 +175,12 @@ struct FinalizeLowering : public OpConversionPattern<FinalizeOp> {
                 b, m[r],
                 warp.log2(arith::SelectOp::create(b, positive, l[r], one))),
             f32(b, M_LN2));
-        lse.push_back(arith::SelectOp::create(b, positive, value, negInf));
+        Value posInf = f32(b, std::numeric_limits<double>::infinity());
+        Value infinite =
+            arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m[r], posInf);
+        lse.push_back(arith::SelectOp::create(
+            b, infinite, posInf,
+            arith::SelectOp::create(b, positive, value, negInf)));
       }
     rewriter.replaceOpWithMultiple(op, {out, lse});
     return success();

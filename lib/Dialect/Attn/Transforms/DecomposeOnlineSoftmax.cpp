@@ -61,15 +61,17 @@ struct DecomposeOnlineSoftmax : public OpRewritePattern<OnlineSoftmaxOp> {
   }
 };
 
-/// out = acc / l and lse = (m + log2 l) ln 2 where l > 0; a row with l = 0
-/// saw no key, its accumulator is 0, and it gets out = 0 and lse = -inf.
+/// out = acc / l and lse = (m + log2 l) ln 2 where l > 0 or l is NaN; a row
+/// with l = 0 saw no key, its accumulator is 0, and it gets out = 0 and
+/// lse = -inf. A row whose maximum is +inf gets lse = +inf (its l is NaN).
 struct DecomposeFinalize : public OpRewritePattern<FinalizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(FinalizeOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Type rowT = op.getMax().getType(), accT = op.getAcc().getType();
-    Value positive = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT,
+    // UGT: NaN counts as positive, so that it propagates to out and lse.
+    Value positive = arith::CmpFOp::create(b, arith::CmpFPredicate::UGT,
                                            op.getSum(), splat(b, rowT, 0.0));
     Value safeSum =
         arith::SelectOp::create(b, positive, op.getSum(), splat(b, rowT, 1.0));
@@ -79,6 +81,12 @@ struct DecomposeFinalize : public OpRewritePattern<FinalizeOp> {
         arith::AddFOp::create(b, op.getMax(), math::Log2Op::create(b, safeSum));
     Value lse = arith::MulFOp::create(b, lse2, splat(b, rowT, M_LN2));
     lse = arith::SelectOp::create(b, positive, lse, splat(b, rowT, kNegInf));
+    Value infinite = arith::CmpFOp::create(
+        b, arith::CmpFPredicate::OEQ, op.getMax(),
+        splat(b, rowT, std::numeric_limits<double>::infinity()));
+    lse = arith::SelectOp::create(
+        b, infinite, splat(b, rowT, std::numeric_limits<double>::infinity()),
+        lse);
     rewriter.replaceOp(op, {out, lse});
     return success();
   }

@@ -338,9 +338,15 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure,
     From the accumulator and the running max/sum of `attn.online_softmax`:
 
     ```
-    out = (l > 0) ? acc / l : 0
-    lse = (l > 0) ? (m + log2(l)) * ln(2) : -inf     // natural log
+    out = (l > 0 or l is NaN) ? acc / l : 0
+    lse = (l > 0 or l is NaN) ? (m + log2(l)) * ln(2) : -inf     // natural log
+    lse = +inf where m = +inf
     ```
+
+    A row with no visible key has `l = 0`: output 0, LSE `-inf`. NaN in the
+    inputs reaches `l` and so both results; a `+inf` score gives the LSE
+    `+inf` and, through `inf - inf`, a NaN output (as `torch.logsumexp` and
+    the softmax built on it do).
 
     ```mlir
     %o, %lse = attn.finalize %acc, %m, %l
