@@ -22,6 +22,15 @@ bool readFile(const std::string &path, size_t maxBytes, std::string &out,
 extern const char *const kExpectedParams[24];
 extern const char *const kExpectedGrid[3];
 
+/// `s` without blanks (grid formulas are compared that way).
+std::string noSpaces(const std::string &s);
+
+class JsonDocument;
+
+/// Reads a parsed metadata document (metadata.cpp); messages name the key.
+bool readDescription(const JsonDocument &doc, attn_kernel_desc &out,
+                     std::string &error);
+
 } // namespace attn_rt
 
 #endif // ATTN_RUNTIME_CORE_H

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attn_runtime.h"
-#include "json.h"
+#include "strict_json.h"
 
 #include <sys/stat.h>
 
@@ -214,25 +214,28 @@ void testMalformedJson() {
                  {"malformed JSON", "line"});
   expectRejected("", "empty document", {"empty"});
   expectRejected("   \n ", "whitespace only", {"empty"});
-  expectRejected(good + " x", "trailing garbage", {"after the top-level"});
-  expectRejected(good + "{}", "two documents", {"after the top-level"});
+  expectRejected(good + " x", "trailing garbage", {"expected end of input"});
+  expectRejected(good + "{}", "two documents", {"expected end of input"});
   expectRejected("[1, 2]", "array at top level", {"expected an object"});
   expectRejected("{\"a\": 1,}", "trailing comma", {"malformed"});
-  expectRejected("{\"a\": 1 \"b\": 2}", "missing comma", {"','"});
-  expectRejected("{a: 1}", "unquoted key", {"string key"});
+  expectRejected("{\"a\": 1 \"b\": 2}", "missing comma", {"expected '}'"});
+  expectRejected("{a: 1}", "unquoted key", {"object key"});
   expectRejected("{\"a\" 1}", "missing colon", {"':'"});
-  expectRejected("{\"a\": tru}", "bad literal", {"true"});
+  expectRejected("{\"a\": tru}", "bad literal", {"invalid literal"});
   expectRejected("{\"a\": NaN}", "NaN", {"malformed"});
   expectRejected("{\"a\": Infinity}", "Infinity", {"malformed"});
-  expectRejected("{\"a\": 01}", "leading zero", {"leading zeros"});
-  expectRejected("{\"a\": 1.}", "no digit after the point", {"decimal point"});
+  expectRejected("{\"a\": 01}", "leading zero", {"unexpected number"});
+  expectRejected("{\"a\": 1.}", "no digit after the point",
+                 {"expected digit after '.'"});
   expectRejected("{\"a\": 1e}", "no exponent digits", {"exponent"});
   expectRejected("{\"a\": -}", "lone minus", {"digit"});
-  expectRejected("{\"a\": 1e999}", "number out of range", {"out of range"});
-  expectRejected("{\"a\": \"abc}", "unterminated string", {"unterminated"});
+  expectRejected("{\"a\": 1e999}", "number out of range", {"overflow"});
+  expectRejected("{\"a\": \"abc}", "unterminated string",
+                 {"missing closing quote"});
   expectRejected("{\"a\": \"a\tb\"}", "raw tab in a string",
                  {"control character"});
-  expectRejected("{\"a\": \"\\x\"}", "bad escape", {"invalid escape"});
+  expectRejected("{\"a\": \"\\x\"}", "bad escape",
+                 {"forbidden character after backslash"});
   expectRejected("{\"a\": \"\\u12\"}", "short \\u escape", {"hex digits"});
   expectRejected("{\"a\": \"\\ud800\"}", "lone surrogate", {"surrogate"});
   expectRejected("{\"a\": \"\\u0000\"}", "NUL escape", {"\\u0000"});
@@ -245,6 +248,26 @@ void testMalformedJson() {
   expectRejected(std::string("{\"a\": 1}\0", 9), "embedded NUL byte",
                  {"byte 0x00"});
   expectRejected("{\"a\": 1, \"a\": 2}", "duplicate key", {"duplicate key"});
+  expectRejected("{\"mask\": {\"kind\": \"none\",\n \"kind\": \"none\"}}",
+                 "nested duplicate key", {"line 2, column 2", "duplicate key \"mask.kind\""});
+  expectRejected(render(goodMembers()) + std::string("\0{\"x\": 1}", 10),
+                 "a NUL byte after the document", {"byte 0x00"});
+  {
+    // The excerpt nlohmann quotes after an unterminated string is bounded.
+    std::string doc = "{\"a\": \"" + std::string(5000, 'x');
+    attn_kernel_desc d;
+    char err[8192] = {0};
+    check(attn_desc_parse_string(doc.data(), doc.size(), "meta.json", &d, err,
+                                 sizeof err) != 0 &&
+              std::strlen(err) < 300 && contains(err, "missing closing quote"),
+          std::string("short message for an unterminated long string: ") + err);
+    // In-memory documents have the file's size limit too.
+    std::string big = render(goodMembers()) + std::string(1 << 20, ' ');
+    check(attn_desc_parse_string(big.data(), big.size(), "meta.json", &d, err,
+                                 sizeof err) != 0 &&
+              contains(err, "larger than"),
+          std::string("over-large in-memory document: ") + err);
+  }
   expectRejected(std::string(10000, '['), "deep nesting", {"nesting"});
   expectRejected("{\"x\": " + std::string(100, '[') + std::string(100, ']') +
                      "}",
@@ -333,6 +356,9 @@ void testKeys() {
       {"threads", "4096", "out of range"},
       {"shared_bytes", "-1", "out of range"},
       {"shared_bytes", "99999999999999999999", "out-of-range"},
+      {"shared_bytes", "9223372036854775808", "out-of-range"},
+      {"block_n", "64.0", "non-integral"},
+      {"block_n", "6.4e1", "non-integral"},
       {"head_dim", "[64]", "expected an integer"},
       {"value_head_dim", "0", "out of range"},
       {"element_type", "\"f64\"", "unknown element type \"f64\""},
@@ -420,36 +446,56 @@ void testFiles(const std::string &tmp) {
 }
 
 void testJsonParser() {
-  using attn_rt::JsonValue;
-  auto parse = [](const std::string &s, JsonValue &v) {
+  using attn_rt::Json;
+  attn_rt::JsonDocument doc;
+  auto parse = [&](const std::string &s) {
     std::string e;
-    return attn_rt::parseJson(s.data(), s.size(), v, e);
+    return attn_rt::parseJson(s.data(), s.size(), doc, e);
   };
-  JsonValue v;
   check(parse("[0, -0, 1e5, 9223372036854775807, 9223372036854775808, "
-              "-9223372036854775808, -1.5E-3, 12]",
-              v) &&
-            v.array.size() == 8,
+              "-9223372036854775808, -1.5E-3, 12, 18446744073709551616]") &&
+            doc.root().size() == 9,
         "numbers parse");
-  if (v.array.size() == 8) {
-    check(v.array[0].isInteger && v.array[0].integer == 0, "0 is an integer");
-    check(v.array[1].isInteger && v.array[1].integer == 0, "-0 is an integer");
-    check(!v.array[2].isInteger && v.array[2].number == 1e5,
+  if (doc.root().size() == 9) {
+    const Json &a = doc.root();
+    check(a[0].is_number_integer() && a[0].get<int64_t>() == 0,
+          "0 is an integer");
+    check(a[1].is_number_integer() && a[1].get<int64_t>() == 0,
+          "-0 is an integer");
+    check(a[2].is_number_float() && a[2].get<double>() == 1e5,
           "1e5 is a number, not an integer");
-    check(v.array[3].isInteger && v.array[3].integer == INT64_MAX, "INT64_MAX");
-    check(!v.array[4].isInteger, "INT64_MAX + 1 is not an integer");
-    check(v.array[5].isInteger && v.array[5].integer == INT64_MIN, "INT64_MIN");
-    check(v.array[6].number == -1.5e-3, "-1.5E-3");
-    check(v.array[7].integer == 12, "12");
+    check(a[3].is_number_integer() && a[3].get<int64_t>() == INT64_MAX,
+          "INT64_MAX");
+    check(a[4].is_number_unsigned() &&
+              a[4].get<uint64_t>() == (uint64_t)INT64_MAX + 1,
+          "INT64_MAX + 1 is an unsigned integer (the reader refuses it)");
+    check(a[5].is_number_integer() && a[5].get<int64_t>() == INT64_MIN,
+          "INT64_MIN");
+    check(a[6].get<double>() == -1.5e-3, "-1.5E-3");
+    check(a[7].get<int64_t>() == 12, "12");
+    check(a[8].is_number_float(), "2^64 is no longer an integer");
   }
-  check(parse("{\"s\": \"\\u00e9\\ud83d\\ude00\"}", v) &&
-            v.find("s") && v.find("s")->str == "\xc3\xa9\xf0\x9f\x98\x80",
+  check(parse("{\"s\": \"\\u00e9\\ud83d\\ude00\"}") &&
+            doc.root()["s"] == "\xc3\xa9\xf0\x9f\x98\x80",
         "\\u escapes decode to UTF-8");
-  check(parse(std::string(60, '[') + std::string(60, ']'), v),
+  check(parse(std::string(60, '[') + std::string(60, ']')),
         "60 levels of nesting are fine");
-  check(parse("{\"a\": {\"b\": [true, false, null]}}", v) &&
-            v.find("a")->find("b")->array[1].kind == JsonValue::Bool,
+  check(parse("{\"a\": {\"b\": [true, false, null]}}") &&
+            doc.root()["a"]["b"][1].is_boolean(),
         "nested values");
+
+  // Every value remembers where it starts.
+  check(parse("{\"a\": 1,\n \"b\": [10, {\"c\": \"x\"}],\n\t\"d\" : -2.5}"),
+        "positions document parses");
+  check(doc.where("") == "line 1, column 1", "root position: " + doc.where(""));
+  check(doc.where("a") == "line 1, column 7", "a: " + doc.where("a"));
+  check(doc.where("b") == "line 2, column 7", "b: " + doc.where("b"));
+  check(doc.where("b[0]") == "line 2, column 8", "b[0]: " + doc.where("b[0]"));
+  check(doc.where("b[1]") == "line 2, column 12", "b[1]: " + doc.where("b[1]"));
+  check(doc.where("b[1].c") == "line 2, column 18",
+        "b[1].c: " + doc.where("b[1].c"));
+  check(doc.where("d") == "line 3, column 8", "d: " + doc.where("d"));
+  check(doc.where("e").empty(), "no position for a missing key");
 }
 
 //===----------------------------------------------------------------------===//
