@@ -59,6 +59,17 @@ bool readFile(const std::string &path, size_t maxBytes, std::string &out,
   }
 }
 
+int dtypeValue(const attn_tensor &t) {
+  static_assert(sizeof(attn_dtype) == sizeof(int), "attn_dtype is an int");
+  int v;
+  std::memcpy(&v, &t.dtype, sizeof v);
+  return v;
+}
+
+const char *dtypeName(int v) {
+  return v == ATTN_F16 ? "f16" : v == ATTN_BF16 ? "bf16" : v == ATTN_F32 ? "f32" : "?";
+}
+
 } // namespace attn_rt
 
 using namespace attn_rt;
@@ -75,19 +86,6 @@ constexpr size_t kMaxMetadataBytes = 1 << 20;
 namespace {
 
 const char *const kRoleName[5] = {"q", "k", "v", "o", "lse"};
-
-/// The dtype field as the integer the caller stored: a C or ctypes caller may
-/// store any int there, which is not a valid value of the C++ enum.
-int dtypeValue(const attn_tensor &t) {
-  static_assert(sizeof(attn_dtype) == sizeof(int), "attn_dtype is an int");
-  int v;
-  std::memcpy(&v, &t.dtype, sizeof v);
-  return v;
-}
-
-const char *dtypeName(int v) {
-  return v == ATTN_F16 ? "f16" : v == ATTN_BF16 ? "bf16" : v == ATTN_F32 ? "f32" : "?";
-}
 
 class Validator {
 public:
@@ -311,6 +309,12 @@ bool Validator::run(const attn_tensor *const t[5], attn_launch_plan &plan) {
 
 } // namespace
 
+bool attn_rt::validateV1(const attn_kernel_desc &d,
+                         const attn_tensor *const t[5],
+                         attn_launch_plan &plan, std::string &error) {
+  return Validator(d, error).run(t, plan);
+}
+
 //===----------------------------------------------------------------------===//
 // C API
 //===----------------------------------------------------------------------===//
@@ -382,14 +386,56 @@ int attn_validate_launch(const attn_kernel_desc *desc, const attn_tensor *q,
     setError(err, err_len, "attn_validate_launch: no kernel description");
     return 1;
   }
+  if (desc->format_version != 1) {
+    setError(err, err_len,
+             std::string("attn_validate_launch: ") + desc->name +
+                 " is a format_version " +
+                 std::to_string(desc->format_version) +
+                 " kernel, whose parameters do not fit attn_launch_plan; "
+                 "use attn_validate_args");
+    return 1;
+  }
   const attn_tensor *t[5] = {q, key, v, o, lse};
   attn_launch_plan local;
   std::string error;
-  if (!Validator(*desc, error).run(t, plan ? *plan : local)) {
+  if (!validateV1(*desc, t, plan ? *plan : local, error)) {
     setError(err, err_len, error);
     return 1;
   }
   return 0;
+}
+
+int attn_validate_args(const attn_kernel_desc *desc, const attn_arg *args,
+                       size_t num_args, attn_launch_plan_v2 *plan, char *err,
+                       size_t err_len) {
+  if (!desc) {
+    setError(err, err_len, "attn_validate_args: no kernel description");
+    return 1;
+  }
+  if (!args && num_args > 0) {
+    setError(err, err_len, "attn_validate_args: args is NULL");
+    return 1;
+  }
+  attn_launch_plan_v2 local;
+  std::string error;
+  if (!validateArgs(*desc, args, num_args, plan ? *plan : local, error)) {
+    setError(err, err_len, error);
+    return 1;
+  }
+  return 0;
+}
+
+size_t attn_struct_size(const char *type_name) {
+  if (!type_name)
+    return 0;
+  std::string n = type_name;
+  return n == "attn_tensor"           ? sizeof(attn_tensor)
+         : n == "attn_arg"            ? sizeof(attn_arg)
+         : n == "attn_kernel_desc"    ? sizeof(attn_kernel_desc)
+         : n == "attn_buffer_desc"    ? sizeof(attn_buffer_desc)
+         : n == "attn_launch_plan"    ? sizeof(attn_launch_plan)
+         : n == "attn_launch_plan_v2" ? sizeof(attn_launch_plan_v2)
+                                      : 0;
 }
 
 } // extern "C"

@@ -9,9 +9,12 @@
 #include "core.h"
 #include "strict_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <string>
+#include <vector>
 
 namespace attn_rt {
 
@@ -20,6 +23,18 @@ const char *const kExpectedParams[] = {
     "Nq",   "Nk",   "q_sb", "q_sh", "q_sr", "k_sb", "k_sh", "k_sr",
     "v_sb", "v_sh", "v_sr", "o_sb", "o_sh", "o_sr", "lse_sb", "lse_sh"};
 const char *const kExpectedGrid[] = {"ceildiv(Nq, block_m)", "B * Hq", "1"};
+const char *const kExpectedGridV2[] = {"ceildiv(q.size2, block_m)",
+                                       "q.size0 * q.size1", "1"};
+
+const char *const kRoleNames[ATTN_NUM_ROLES] = {
+    "q", "k", "v", "o", "lse", "bias", "alibi_slopes", "input", "output"};
+
+int roleFromName(const char *name) {
+  for (int r = 0; name && r < ATTN_NUM_ROLES; ++r)
+    if (std::strcmp(name, kRoleNames[r]) == 0)
+      return r;
+  return -1;
+}
 
 std::string noSpaces(const std::string &s) {
   std::string r;
@@ -97,6 +112,20 @@ private:
 
   bool readCommon(attn_kernel_desc &d);
   bool readV1(attn_kernel_desc &d);
+  bool readV2(attn_kernel_desc &d);
+  bool readBuffers(attn_kernel_desc &d);
+  bool readBuffer(const Json &v, const std::string &path,
+                  attn_buffer_desc &b);
+  bool readRoles(const Json &v, const std::string &path, attn_buffer_desc &b);
+  bool readStaticShape(const Json &v, const std::string &path,
+                       attn_buffer_desc &b);
+  bool checkRoleCounts(const attn_kernel_desc &d);
+  bool readSizePairs(const char *key, const attn_kernel_desc &d,
+                     attn_size_pair *pairs, int32_t &count);
+  bool readSizeRef(const Json &v, const std::string &path,
+                   const attn_kernel_desc &d, attn_size_ref &ref);
+  bool checkParamsV2(const attn_kernel_desc &d);
+  void deriveV1Fields(attn_kernel_desc &d);
   bool readElementType(const Json &v, const std::string &path,
                        attn_dtype &out);
   bool readScale(const Json &v, attn_kernel_desc &d);
@@ -311,6 +340,308 @@ bool DescReader::readV1(attn_kernel_desc &d) {
          checkStringArray("params", kExpectedParams, 24, false);
 }
 
+//===----------------------------------------------------------------------===//
+// format_version 2
+//===----------------------------------------------------------------------===//
+
+bool DescReader::readRoles(const Json &v, const std::string &path,
+                           attn_buffer_desc &b) {
+  if (!v.is_array())
+    return wrongType(v, path, "an array of role names");
+  if (v.empty())
+    return failAt(path, "a buffer needs at least one role");
+  std::string name;
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string rolePath = JsonDocument::childPath(path, i);
+    if (!v[i].is_string())
+      return wrongType(v[i], rolePath, "a string");
+    const std::string &roleName = v[i].get_ref<const std::string &>();
+    int role = roleFromName(roleName.c_str());
+    if (role < 0)
+      return failAt(rolePath, "unknown role \"" + roleName +
+                                  "\" (expected q, k, v, o, lse, bias, "
+                                  "alibi_slopes, input or output)");
+    for (int32_t j = 0; j < b.num_roles; ++j)
+      if (b.roles[j] == role)
+        return failAt(rolePath, "role \"" + roleName + "\" listed twice");
+    // Distinct roles: at most ATTN_NUM_ROLES of them, and their names
+    // joined fit ATTN_BUFFER_NAME_LEN.
+    b.roles[b.num_roles++] = role;
+    name += (name.empty() ? "" : "+") + roleName;
+  }
+  static_assert(sizeof "q+k+v+o+lse+bias+alibi_slopes+input+output" <=
+                    ATTN_BUFFER_NAME_LEN,
+                "every buffer name fits");
+  std::memcpy(b.name, name.c_str(), name.size() + 1);
+  return true;
+}
+
+bool DescReader::readStaticShape(const Json &v, const std::string &path,
+                                 attn_buffer_desc &b) {
+  if (!v.is_array())
+    return wrongType(v, path, "an array of integers");
+  if (v.size() != (size_t)b.rank)
+    return failAt(path, std::to_string(v.size()) + " extents for a buffer "
+                        "of rank " + std::to_string(b.rank));
+  for (int32_t i = 0; i < b.rank; ++i) {
+    std::string dimPath = JsonDocument::childPath(path, (size_t)i);
+    if (!toInt(v[i], dimPath, -1, kMaxExtent, b.static_shape[i]))
+      return false;
+  }
+  return true;
+}
+
+bool DescReader::readBuffer(const Json &v, const std::string &path,
+                            attn_buffer_desc &b) {
+  if (!v.is_object())
+    return wrongType(v, path, "an object");
+  // A buffer key this runtime does not know could be a requirement on the
+  // tensor that it would then not check: refuse rather than ignore it.
+  static const char *const kKeys[] = {"roles",        "element_type", "rank",
+                                      "static_shape", "access",       "align"};
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char *k) {
+          return it.key() == k;
+        }) == std::end(kKeys))
+      return failAt(JsonDocument::childPath(path, it.key()),
+                    "unknown buffer key (a buffer has roles, element_type, "
+                    "rank, static_shape, access and align)");
+
+  const Json *roles = get(v, path, "roles");
+  if (!roles || !readRoles(*roles, JsonDocument::childPath(path, "roles"), b))
+    return false;
+  const Json *elt = get(v, path, "element_type");
+  if (!elt || !readElementType(*elt, JsonDocument::childPath(path,
+                                                             "element_type"),
+                               b.element_type))
+    return false;
+  int64_t rank;
+  if (!getInt(v, path, "rank", 1, ATTN_MAX_RANK, rank))
+    return false;
+  b.rank = (int32_t)rank;
+  const Json *shape = get(v, path, "static_shape");
+  if (!shape ||
+      !readStaticShape(*shape, JsonDocument::childPath(path, "static_shape"),
+                       b))
+    return false;
+
+  const Json *access = get(v, path, "access");
+  if (!access)
+    return false;
+  std::string accessPath = JsonDocument::childPath(path, "access");
+  if (!access->is_string())
+    return wrongType(*access, accessPath, "a string");
+  const std::string &a = access->get_ref<const std::string &>();
+  if (a != "read" && a != "write")
+    return failAt(accessPath, "unknown access \"" + a +
+                                  "\" (expected read or write)");
+  b.writes = a == "write";
+
+  int64_t align;
+  if (!getInt(v, path, "align", 1, 256, align))
+    return false;
+  if ((align & (align - 1)) != 0)
+    return failAt(JsonDocument::childPath(path, "align"),
+                  std::to_string(align) + " is not a power of two");
+  b.align = (int32_t)align;
+  return true;
+}
+
+/// q, k, v and o are required; a role other than input and output belongs to
+/// one buffer at most (else a tensor given by role would be ambiguous).
+bool DescReader::checkRoleCounts(const attn_kernel_desc &d) {
+  int owner[ATTN_NUM_ROLES];
+  std::fill(std::begin(owner), std::end(owner), -1);
+  for (int32_t i = 0; i < d.num_buffers; ++i)
+    for (int32_t j = 0; j < d.buffers[i].num_roles; ++j) {
+      int role = d.buffers[i].roles[j];
+      if (role != ATTN_ROLE_INPUT && role != ATTN_ROLE_OUTPUT &&
+          owner[role] >= 0)
+        return failAt(JsonDocument::childPath(
+                          JsonDocument::childPath("buffers", (size_t)i),
+                          "roles"),
+                      std::string("role \"") + kRoleNames[role] +
+                          "\" is also on buffers[" +
+                          std::to_string(owner[role]) +
+                          "] (only input and output may repeat)");
+      owner[role] = i;
+    }
+  for (int role : {ATTN_ROLE_Q, ATTN_ROLE_K, ATTN_ROLE_V, ATTN_ROLE_O})
+    if (owner[role] < 0)
+      return failAt("buffers", std::string("no buffer has role \"") +
+                                   kRoleNames[role] +
+                                   "\" (a kernel needs q, k, v and o)");
+  return true;
+}
+
+bool DescReader::readBuffers(attn_kernel_desc &d) {
+  const Json *v = get(doc.root(), "", "buffers");
+  if (!v)
+    return false;
+  if (!v->is_array())
+    return wrongType(*v, "buffers", "an array of objects");
+  if (v->size() > ATTN_MAX_BUFFERS)
+    return failAt("buffers", std::to_string(v->size()) +
+                                 " buffers, more than this runtime holds (" +
+                                 std::to_string(ATTN_MAX_BUFFERS) + ")");
+  for (size_t i = 0; i < v->size(); ++i)
+    if (!readBuffer((*v)[i], JsonDocument::childPath("buffers", i),
+                    d.buffers[i]))
+      return false;
+  d.num_buffers = (int32_t)v->size();
+  return checkRoleCounts(d);
+}
+
+/// "<buffer name>.size<dim>", e.g. "k+v.size2".
+bool DescReader::readSizeRef(const Json &v, const std::string &path,
+                             const attn_kernel_desc &d, attn_size_ref &ref) {
+  if (!v.is_string())
+    return wrongType(v, path, "a string");
+  const std::string &s = v.get_ref<const std::string &>();
+  size_t dot = s.find('.');
+  std::string dim = dot == std::string::npos ? "" : s.substr(dot + 1);
+  bool wellFormed = dim.size() > 4 && dim.compare(0, 4, "size") == 0 &&
+                    dim.size() <= 6 &&
+                    dim.find_first_not_of("0123456789", 4) == std::string::npos &&
+                    (dim.size() == 5 || dim[4] != '0');
+  if (!wellFormed)
+    return failAt(path, "\"" + s + "\" is not <buffer>.size<dim>");
+  std::string buffer = s.substr(0, dot), names;
+  ref.dim = 0;
+  for (size_t i = 4; i < dim.size(); ++i) // one or two digits
+    ref.dim = ref.dim * 10 + (dim[i] - '0');
+  for (int32_t i = 0; i < d.num_buffers; ++i) {
+    names += std::string(i ? ", " : "") + d.buffers[i].name;
+    if (buffer != d.buffers[i].name)
+      continue;
+    if (ref.dim >= d.buffers[i].rank)
+      return failAt(path, "\"" + s + "\": buffer " + buffer + " has rank " +
+                              std::to_string(d.buffers[i].rank));
+    ref.buffer = i;
+    return true;
+  }
+  return failAt(path, "\"" + s + "\" names no buffer (the buffers are " +
+                          names + ")");
+}
+
+bool DescReader::readSizePairs(const char *key, const attn_kernel_desc &d,
+                               attn_size_pair *pairs, int32_t &count) {
+  const Json *v = get(doc.root(), "", key);
+  if (!v)
+    return false;
+  if (!v->is_array())
+    return wrongType(*v, key, "an array of [size, size] pairs");
+  if (v->size() > ATTN_MAX_SIZE_PAIRS)
+    return failAt(key, std::to_string(v->size()) +
+                           " entries, more than this runtime holds (" +
+                           std::to_string(ATTN_MAX_SIZE_PAIRS) + ")");
+  for (size_t i = 0; i < v->size(); ++i) {
+    const Json &pair = (*v)[i];
+    std::string path = JsonDocument::childPath(key, i);
+    if (!pair.is_array())
+      return wrongType(pair, path, "a [size, size] pair");
+    if (pair.size() != 2)
+      return failAt(path, std::to_string(pair.size()) +
+                              " entries, expected 2 ([size, size])");
+    if (!readSizeRef(pair[0], JsonDocument::childPath(path, 0), d,
+                     pairs[i].first) ||
+        !readSizeRef(pair[1], JsonDocument::childPath(path, 1), d,
+                     pairs[i].second))
+      return false;
+  }
+  count = (int32_t)v->size();
+  return true;
+}
+
+/// "params" must be exactly what the buffers imply: per buffer its name,
+/// then "<name>.size<d>" and "<name>.stride<d>" for each dim.
+bool DescReader::checkParamsV2(const attn_kernel_desc &d) {
+  std::vector<std::string> want;
+  for (int32_t i = 0; i < d.num_buffers; ++i) {
+    const attn_buffer_desc &b = d.buffers[i];
+    want.push_back(b.name);
+    for (const char *what : {".size", ".stride"})
+      for (int32_t dim = 0; dim < b.rank; ++dim)
+        want.push_back(b.name + std::string(what) + std::to_string(dim));
+  }
+  const Json *v = get(doc.root(), "", "params");
+  if (!v)
+    return false;
+  if (!v->is_array())
+    return wrongType(*v, "params", "an array of strings");
+  const char *rule = " (each buffer's name, then its sizes, then its "
+                     "strides, in buffer order)";
+  for (size_t i = 0; i < v->size(); ++i) {
+    std::string path = JsonDocument::childPath("params", i);
+    if (!(*v)[i].is_string())
+      return wrongType((*v)[i], path, "a string");
+    const std::string &got = (*v)[i].get_ref<const std::string &>();
+    if (i >= want.size())
+      return failAt(path, "\"" + got + "\" is past the " +
+                              std::to_string(want.size()) +
+                              " parameters the buffers have" + rule);
+    if (got != want[i])
+      return failAt(path, "\"" + got + "\", expected \"" + want[i] + "\"" +
+                              rule);
+  }
+  if (v->size() < want.size())
+    return failAt("params", std::to_string(v->size()) +
+                                " entries, the buffers have " +
+                                std::to_string(want.size()) + " parameters" +
+                                rule);
+  return true;
+}
+
+/// The version-1 fields that describe the kernel, for attn_kernel_info and
+/// for attn_kernel_launch's (q, k, v, o, lse) form.
+void DescReader::deriveV1Fields(attn_kernel_desc &d) {
+  auto bufferOf = [&](int role) -> const attn_buffer_desc * {
+    for (int32_t i = 0; i < d.num_buffers; ++i)
+      for (int32_t j = 0; j < d.buffers[i].num_roles; ++j)
+        if (d.buffers[i].roles[j] == role)
+          return &d.buffers[i];
+    return nullptr;
+  };
+  auto dim3 = [](const attn_buffer_desc *b) -> int64_t {
+    return b->rank == 4 && b->static_shape[3] >= 0 ? b->static_shape[3] : 0;
+  };
+  d.element_type = bufferOf(ATTN_ROLE_Q)->element_type;
+  d.head_dim = dim3(bufferOf(ATTN_ROLE_Q));
+  d.value_head_dim = dim3(bufferOf(ATTN_ROLE_V));
+  d.has_lse = bufferOf(ATTN_ROLE_LSE) != nullptr;
+}
+
+bool DescReader::readV2(attn_kernel_desc &d) {
+  if (!readBuffers(d) ||
+      !readSizePairs("equal_sizes", d, d.equal_sizes, d.num_equal_sizes) ||
+      !readSizePairs("divisible_sizes", d, d.divisible_sizes,
+                     d.num_divisible_sizes) ||
+      !checkStringArray("grid", kExpectedGridV2, 3, /*ignoreSpaces=*/true) ||
+      !checkParamsV2(d))
+    return false;
+  for (int32_t i = 0; i < d.num_buffers; ++i)
+    for (int32_t j = 0; j < d.buffers[i].num_roles; ++j)
+      if (d.buffers[i].roles[j] == ATTN_ROLE_Q && d.buffers[i].rank < 3)
+        return failAt("grid", "uses q.size2, but q has rank " +
+                                  std::to_string(d.buffers[i].rank));
+  deriveV1Fields(d);
+
+  // Informational in version 2 (what the kernel computes), so optional; but
+  // when present they must be what version 1 allows.
+  const Json &root = doc.root();
+  if (const Json *scale = find(root, "scale_log2e")) {
+    if (!readScale(*scale, d))
+      return false;
+    d.has_scale = 1;
+  }
+  if (const Json *mask = find(root, "mask")) {
+    if (!readMask(*mask, d))
+      return false;
+    d.has_mask_info = 1;
+  }
+  return true;
+}
+
 bool DescReader::read(attn_kernel_desc &d) {
   std::memset(&d, 0, sizeof d);
   const Json &root = doc.root();
@@ -321,11 +652,15 @@ bool DescReader::read(attn_kernel_desc &d) {
   int64_t version;
   if (!getInt(root, "", "format_version", INT64_MIN, INT64_MAX, version))
     return false;
-  if (version != 1)
+  if (version != 1 && version != 2)
     return fail("unsupported format_version " + std::to_string(version) +
-                " (this runtime reads version 1)");
-  d.format_version = 1;
-  return readCommon(d) && readV1(d);
+                " (this runtime reads versions 1 and 2)");
+  d.format_version = (int32_t)version;
+  if (version == 1) {
+    d.has_mask_info = d.has_scale = 1;
+    return readCommon(d) && readV1(d);
+  }
+  return readCommon(d) && readV2(d);
 }
 
 } // namespace

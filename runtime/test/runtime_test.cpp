@@ -9,6 +9,7 @@
 
 #include "attn_runtime.h"
 #include "strict_json.h"
+#include "test_support.h"
 
 #include <sys/stat.h>
 
@@ -20,21 +21,9 @@
 #include <utility>
 #include <vector>
 
+using namespace attn_rt_test;
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void check(bool ok, const std::string &what) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    std::printf("FAIL: %s\n", what.c_str());
-  }
-}
-
-bool contains(const std::string &hay, const std::string &needle) {
-  return hay.find(needle) != std::string::npos;
-}
 
 //===----------------------------------------------------------------------===//
 // Metadata documents
@@ -97,39 +86,6 @@ Members without(Members m, const std::string &key) {
       break;
     }
   return m;
-}
-
-int parse(const std::string &doc, attn_kernel_desc &d, std::string &msg) {
-  char err[1024];
-  err[0] = '\0';
-  std::memset(&d, 0xAB, sizeof d);
-  int rc = attn_desc_parse_string(doc.data(), doc.size(), "meta.json", &d, err,
-                                  sizeof err);
-  msg = err;
-  return rc;
-}
-
-void expectParses(const std::string &doc, const std::string &what) {
-  attn_kernel_desc d;
-  std::string msg;
-  int rc = parse(doc, d, msg);
-  check(rc == 0, what + ": expected to parse, got: " + msg);
-}
-
-void expectRejected(const std::string &doc, const std::string &what,
-                    const std::vector<std::string> &needles) {
-  attn_kernel_desc d;
-  std::string msg;
-  int rc = parse(doc, d, msg);
-  if (rc == 0) {
-    check(false, what + ": expected a rejection, but it parsed");
-    return;
-  }
-  bool named = contains(msg, "meta.json");
-  check(named, what + ": message does not name the file: " + msg);
-  for (const std::string &n : needles)
-    check(contains(msg, n),
-          what + ": message lacks \"" + n + "\": " + msg);
 }
 
 void testGoodMetadata() {
@@ -337,7 +293,7 @@ void testKeys() {
     const char *key, *value, *needle;
   } cases[] = {
       {"format_version", "\"1\"", "expected an integer, got a string"},
-      {"format_version", "2", "unsupported format_version 2"},
+      {"format_version", "3", "unsupported format_version 3"},
       {"format_version", "1.0", "non-integral"},
       {"name", "42", "expected a string, got a number"},
       {"name", "\"\"", "must not be empty"},
@@ -806,6 +762,8 @@ void testValidation() {
 
 } // namespace
 
+using namespace attn_rt_test;
+
 int main(int argc, char **argv) {
   std::string tmp = argc > 1 ? argv[1] : "/tmp/attn_runtime_test";
   testJsonParser();
@@ -814,6 +772,7 @@ int main(int argc, char **argv) {
   testKeys();
   testFiles(tmp);
   testValidation();
+  testFormatVersion2();
   std::printf("attn_runtime_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }
