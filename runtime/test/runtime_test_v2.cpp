@@ -122,19 +122,19 @@ void testRealDocument() {
   attn_kernel_desc d;
   std::string msg;
   int rc = parse(text(realV2()), d, msg);
-  check(rc == 0, "the real v2 document parses: " + msg);
+  CHECK(rc == 0, "the real v2 document parses: " + msg);
   if (rc != 0)
     return;
-  check(d.format_version == 2, "v2: format_version");
-  check(!std::strcmp(d.name, "k") && !std::strcmp(d.entry, "k") &&
+  CHECK(d.format_version == 2, "v2: format_version");
+  CHECK(!std::strcmp(d.name, "k") && !std::strcmp(d.entry, "k") &&
             !std::strcmp(d.target, "sm_90a") &&
             !std::strcmp(d.ptx, "k.sm_90a.ptx") && d.cubin[0] == '\0' &&
             !std::strcmp(d.compiler, "attn (git 98dcae8), LLVM 22.1.8"),
         "v2: strings");
-  check(d.block_m == 128 && d.block_n == 64 && d.warps == 4 &&
+  CHECK(d.block_m == 128 && d.block_n == 64 && d.warps == 4 &&
             d.stages == 2 && d.threads == 128 && d.shared_bytes == 98304,
         "v2: tile configuration");
-  check(d.num_buffers == 5, "v2: five buffers");
+  CHECK(d.num_buffers == 5, "v2: five buffers");
   const char *names[] = {"q", "k", "v", "o", "lse"};
   const int align[] = {16, 16, 16, 4, 4};
   bool buffersOk = true;
@@ -148,8 +148,8 @@ void testRealDocument() {
     for (int k = 0; k < rank; ++k)
       buffersOk &= b.static_shape[k] == (k == 3 ? 128 : -1);
   }
-  check(buffersOk, "v2: every buffer's roles, type, rank, shape, access, align");
-  check(d.num_equal_sizes == 10 && d.equal_sizes[0].first.buffer == 0 &&
+  CHECK(buffersOk, "v2: every buffer's roles, type, rank, shape, access, align");
+  CHECK(d.num_equal_sizes == 10 && d.equal_sizes[0].first.buffer == 0 &&
             d.equal_sizes[0].first.dim == 0 &&
             d.equal_sizes[0].second.buffer == 1 &&
             d.equal_sizes[0].second.dim == 0 &&
@@ -158,36 +158,36 @@ void testRealDocument() {
             d.equal_sizes[9].second.buffer == 4 &&
             d.equal_sizes[9].second.dim == 2,
         "v2: equal_sizes resolved to (buffer, dim)");
-  check(d.num_divisible_sizes == 1 && d.divisible_sizes[0].first.buffer == 1 &&
+  CHECK(d.num_divisible_sizes == 1 && d.divisible_sizes[0].first.buffer == 1 &&
             d.divisible_sizes[0].first.dim == 1 &&
             d.divisible_sizes[0].second.buffer == 0 &&
             d.divisible_sizes[0].second.dim == 1,
         "v2: divisible_sizes [k.size1 divides q.size1]");
-  check(d.head_dim == 128 && d.value_head_dim == 128 &&
+  CHECK(d.head_dim == 128 && d.value_head_dim == 128 &&
             d.element_type == ATTN_F16 && d.has_lse == 1 &&
             d.has_mask_info == 0 && d.has_scale == 0,
         "v2: the version-1 fields derived from the buffers");
 
-  check(info(d, "format_version") == "2", "info format_version");
-  check(info(d, "dtype") == "f16" && info(d, "element_type") == "f16",
+  CHECK(info(d, "format_version") == "2", "info format_version");
+  CHECK(info(d, "dtype") == "f16" && info(d, "element_type") == "f16",
         "info dtype");
-  check(info(d, "head_dim") == "128" && info(d, "value_head_dim") == "128",
+  CHECK(info(d, "head_dim") == "128" && info(d, "value_head_dim") == "128",
         "info head dims");
-  check(info(d, "has_lse") == "1", "info has_lse");
-  check(info(d, "cubin").empty(), "info cubin");
-  check(info(d, "shared_bytes") == "98304", "info shared_bytes");
-  check(info(d, "mask") == "?" && info(d, "alignment") == "?" &&
+  CHECK(info(d, "has_lse") == "1", "info has_lse");
+  CHECK(info(d, "cubin").empty(), "info cubin");
+  CHECK(info(d, "shared_bytes") == "98304", "info shared_bytes");
+  CHECK(info(d, "mask") == "?" && info(d, "alignment") == "?" &&
             info(d, "window_left") == "?" && info(d, "window_right") == "?" &&
             info(d, "scale_log2e") == "?",
         "info: no mask / scale in the document gives ?");
-  check(info(d, "buffers") ==
+  CHECK(info(d, "buffers") ==
             "q:f16[?,?,?,128] k:f16[?,?,?,128] v:f16[?,?,?,128] "
             "o:f16[?,?,?,128](write) lse:f32[?,?,?](write)",
         "info buffers: " + info(d, "buffers"));
   char buf[8];
-  check(attn_desc_info(&d, "nonsense", buf, sizeof buf) == -1,
+  CHECK(attn_desc_info(&d, "nonsense", buf, sizeof buf) == -1,
         "info: unknown key");
-  check(attn_desc_info(&d, "buffers", buf, sizeof buf) == 1 &&
+  CHECK(attn_desc_info(&d, "buffers", buf, sizeof buf) == 1 &&
             std::strlen(buf) == sizeof buf - 1,
         "info: truncated value");
 
@@ -207,7 +207,7 @@ void testOtherGoodDocuments() {
                          "left": 0, "right": 0})");
   m["scale_log2e"] = 0.18033688;
   m["score_mod"] = "none";
-  check(parse(text(m), d, msg) == 0 && d.has_mask_info && d.has_scale &&
+  CHECK(parse(text(m), d, msg) == 0 && d.has_mask_info && d.has_scale &&
             info(d, "mask") == "causal" &&
             info(d, "alignment") == "bottom_right" &&
             info(d, "window_left") == "inf" && info(d, "window_right") == "0" &&
@@ -216,17 +216,17 @@ void testOtherGoodDocuments() {
   m = g;
   m["mask"] = parsed(R"({"kind": "window", "alignment": "top_left",
                          "left": 255, "right": 0})");
-  check(parse(text(m), d, msg) == 0 && info(d, "mask") == "window" &&
+  CHECK(parse(text(m), d, msg) == 0 && info(d, "mask") == "window" &&
             info(d, "window_left") == "255",
         "v2 window mask: " + msg);
 
   // K and V as one buffer.
-  check(parse(text(kvV2()), d, msg) == 0 && d.num_buffers == 4 &&
+  CHECK(parse(text(kvV2()), d, msg) == 0 && d.num_buffers == 4 &&
             !std::strcmp(d.buffers[1].name, "k+v") &&
             d.buffers[1].num_roles == 2 && d.buffers[1].roles[0] == ATTN_ROLE_K &&
             d.buffers[1].roles[1] == ATTN_ROLE_V,
         "v2 with a k+v buffer: " + msg);
-  check(info(d, "buffers") ==
+  CHECK(info(d, "buffers") ==
             "q:f16[?,?,?,128] k+v:f16[?,?,?,128] o:f16[?,?,?,128](write) "
             "lse:f32[?,?,?](write)",
         "info buffers with k+v: " + info(d, "buffers"));
@@ -236,7 +236,7 @@ void testOtherGoodDocuments() {
   b.erase(4);
   Json noLse = withBuffers(g, b);
   noLse["equal_sizes"] = parsed(R"([["q.size0","k.size0"]])");
-  check(parse(text(noLse), d, msg) == 0 && d.has_lse == 0 &&
+  CHECK(parse(text(noLse), d, msg) == 0 && d.has_lse == 0 &&
             info(d, "has_lse") == "0",
         "v2 without lse: " + msg);
   b = g["buffers"];
@@ -245,7 +245,7 @@ void testOtherGoodDocuments() {
       x["static_shape"] = {-1, -1, -1, -1};
       x["element_type"] = "bf16";
     }
-  check(parse(text(withBuffers(g, b)), d, msg) == 0 && d.head_dim == 0 &&
+  CHECK(parse(text(withBuffers(g, b)), d, msg) == 0 && d.head_dim == 0 &&
             info(d, "head_dim") == "?" && info(d, "dtype") == "bf16",
         "v2 with dynamic head dims: " + msg);
   b = g["buffers"];
@@ -254,7 +254,7 @@ void testOtherGoodDocuments() {
   b.push_back(buffer({"input"}, "f16", 2, {-1, 64}, "read", 2));
   b.push_back(buffer({"input"}, "f32", 1, {7}, "read", 4));
   b.push_back(buffer({"output"}, "f32", 2, {-1, -1}, "write", 4));
-  check(parse(text(withBuffers(g, b)), d, msg) == 0 && d.num_buffers == 10 &&
+  CHECK(parse(text(withBuffers(g, b)), d, msg) == 0 && d.num_buffers == 10 &&
             d.buffers[8].roles[0] == ATTN_ROLE_INPUT,
         "v2 with bias, alibi_slopes, two inputs and an output: " + msg);
 
@@ -262,7 +262,7 @@ void testOtherGoodDocuments() {
   b = g["buffers"];
   while (b.size() < ATTN_MAX_BUFFERS)
     b.push_back(buffer({"input"}, "f32", 4, {-1, -1, -1, -1}, "read", 4));
-  check(parse(text(withBuffers(g, b)), d, msg) == 0 &&
+  CHECK(parse(text(withBuffers(g, b)), d, msg) == 0 &&
             d.num_buffers == ATTN_MAX_BUFFERS,
         "v2 with 16 buffers of rank 4: " + msg);
   m = g;
@@ -271,7 +271,7 @@ void testOtherGoodDocuments() {
   m = g;
   m["cubin"] = "k.sm_90a.cubin";
   m["future_key"] = {{"a", {1, 2}}};
-  check(parse(text(m), d, msg) == 0 && info(d, "cubin") == "k.sm_90a.cubin",
+  CHECK(parse(text(m), d, msg) == 0 && info(d, "cubin") == "k.sm_90a.cubin",
         "v2 with a cubin and an unknown top-level key: " + msg);
   m.erase("cubin");
   expectParses(text(m), "v2 without cubin");
@@ -292,7 +292,7 @@ void testOtherGoodDocuments() {
       "params": ["q","k","v","o","lse","B","Hq","Hkv","Nq","Nk","q_sb","q_sh",
       "q_sr","k_sb","k_sh","k_sr","v_sb","v_sh","v_sr","o_sb","o_sh","o_sr",
       "lse_sb","lse_sh"]})json";
-  check(parse(v1doc, v1, msg) == 0 && info(v1, "format_version") == "1" &&
+  CHECK(parse(v1doc, v1, msg) == 0 && info(v1, "format_version") == "1" &&
             info(v1, "buffers") ==
                 "q:bf16[?,?,?,64] k:bf16[?,?,?,64] v:bf16[?,?,?,32] "
                 "o:bf16[?,?,?,32](write) lse:f32[?,?,?](write)" &&
@@ -565,7 +565,7 @@ void testCorruptText() {
     else if (!err[0])
       ++silent;
   }
-  check(accepted == 0 && silent == 0,
+  CHECK(accepted == 0 && silent == 0,
         "v2: every truncation is refused with a message (" +
             std::to_string(accepted) + " accepted, " + std::to_string(silent) +
             " silent)");
@@ -611,8 +611,8 @@ void testCorruptText() {
       noMessage += err[0] == '\0';
     }
   }
-  check(noMessage == 0, "v2: every refused corruption has a message");
-  check(refused > 2500, "v2: most corruptions are refused (" +
+  CHECK(noMessage == 0, "v2: every refused corruption has a message");
+  CHECK(refused > 2500, "v2: most corruptions are refused (" +
                             std::to_string(refused) + " of 5000)");
 }
 
@@ -683,7 +683,7 @@ void expectValid(const attn_kernel_desc &d, const Args &a,
   attn_launch_plan_v2 plan;
   std::string msg;
   int rc = validate(d, a, &plan, msg);
-  check(rc == 0 && plan.action == action,
+  CHECK(rc == 0 && plan.action == action,
         "v2 launch '" + what + "': expected valid, action " +
             std::to_string(action) + "; got rc " + std::to_string(rc) +
             ", action " + std::to_string(plan.action) + ": " + msg);
@@ -695,11 +695,11 @@ void expectInvalid(const attn_kernel_desc &d, const Args &a,
   attn_launch_plan_v2 plan;
   std::string msg;
   if (validate(d, a, &plan, msg) == 0) {
-    check(false, "v2 launch '" + what + "': expected a rejection");
+    CHECK(false, "v2 launch '" + what + "': expected a rejection");
     return;
   }
   for (const std::string &n : needles)
-    check(contains(msg, n),
+    CHECK(contains(msg, n),
           "v2 launch '" + what + "': message lacks \"" + n + "\": " + msg);
 }
 
@@ -708,13 +708,13 @@ void testPlan() {
   attn_launch_plan_v2 plan;
   std::string msg;
   Args a = goodArgs();
-  check(validate(d, a, &plan, msg) == 0, "v2 good launch: " + msg);
-  check(plan.action == ATTN_PLAN_LAUNCH, "v2 good launch launches");
-  check(plan.grid[0] == 1 && plan.grid[1] == 16 && plan.grid[2] == 1,
+  CHECK(validate(d, a, &plan, msg) == 0, "v2 good launch: " + msg);
+  CHECK(plan.action == ATTN_PLAN_LAUNCH, "v2 good launch launches");
+  CHECK(plan.grid[0] == 1 && plan.grid[1] == 16 && plan.grid[2] == 1,
         "v2 grid (ceil(100 / 128), 2 * 8, 1)");
-  check(plan.block[0] == 128 && plan.block[1] == 1 && plan.block[2] == 1,
+  CHECK(plan.block[0] == 128 && plan.block[1] == 1 && plan.block[2] == 1,
         "v2 block (128, 1, 1)");
-  check(plan.shared_bytes == 98304, "v2 shared bytes");
+  CHECK(plan.shared_bytes == 98304, "v2 shared bytes");
   const uint64_t want[] = {
       0x10000000, 2, 8, 100, 128, 8 * 100 * 128, 100 * 128, 128, 1, // q
       0x20000000, 2, 2, 300, 128, 2 * 300 * 128, 300 * 128, 128, 1, // k
@@ -724,7 +724,7 @@ void testPlan() {
   bool same = plan.num_words == sizeof want / sizeof want[0];
   for (uint32_t i = 0; same && i < plan.num_words; ++i)
     same = plan.words[i] == want[i];
-  check(same, "v2 parameters: per buffer pointer, sizes, strides (" +
+  CHECK(same, "v2 parameters: per buffer pointer, sizes, strides (" +
                   std::to_string(plan.num_words) + " words)");
 
   // Argument order does not matter; the plan may be NULL.
@@ -732,20 +732,20 @@ void testPlan() {
   for (const char *role : {"lse", "v", "o", "q", "k"})
     shuffled.add(role, a[role]);
   attn_launch_plan_v2 plan2;
-  check(validate(d, shuffled, &plan2, msg) == 0 &&
+  CHECK(validate(d, shuffled, &plan2, msg) == 0 &&
             plan2.num_words == plan.num_words &&
             std::memcmp(plan2.words, plan.words, 8 * plan.num_words) == 0,
         "v2 arguments in another order give the same parameters: " + msg);
-  check(validate(d, a, nullptr, msg) == 0, "v2 plan may be NULL: " + msg);
-  check(attn_validate_args(nullptr, a.list.data(), a.list.size(), &plan,
+  CHECK(validate(d, a, nullptr, msg) == 0, "v2 plan may be NULL: " + msg);
+  CHECK(attn_validate_args(nullptr, a.list.data(), a.list.size(), &plan,
                            nullptr, 0) != 0,
         "v2 NULL description");
-  check(attn_validate_args(&d, nullptr, 5, &plan, nullptr, 0) != 0,
+  CHECK(attn_validate_args(&d, nullptr, 5, &plan, nullptr, 0) != 0,
         "v2 NULL args");
 
   // Grid x rounds up; y is B * Hq.
   Args big = goodArgs(3, 4, 4, 1000, 10);
-  check(validate(d, big, &plan, msg) == 0 && plan.grid[0] == 8 &&
+  CHECK(validate(d, big, &plan, msg) == 0 && plan.grid[0] == 8 &&
             plan.grid[1] == 12,
         "v2 grid (ceil(1000 / 128), 3 * 4): " + msg);
 
@@ -753,7 +753,7 @@ void testPlan() {
   const attn_kernel_desc kv = descOf(kvV2());
   Args self = goodArgs();
   self["v"] = self["k"];
-  check(validate(kv, self, &plan, msg) == 0 && plan.num_words == 34 &&
+  CHECK(validate(kv, self, &plan, msg) == 0 && plan.num_words == 34 &&
             plan.words[9] == 0x20000000 && plan.words[18] == 0x40000000,
         "v2 k+v buffer: k's tensor once, then o: " + msg);
 }
@@ -930,7 +930,7 @@ void testLaunchRules() {
   a = goodArgs(1, 65535, 1, 1, 1);
   attn_launch_plan_v2 plan;
   std::string msg;
-  check(validate(d, a, &plan, msg) == 0 && plan.grid[1] == 65535,
+  CHECK(validate(d, a, &plan, msg) == 0 && plan.grid[1] == 65535,
         "v2 B * Hq = 65535 is allowed: " + msg);
 }
 
@@ -941,13 +941,13 @@ void testEmptyProblems() {
 
   Args a = goodArgs(2, 8, 2, 0, 300);
   a["q"].ptr = a["o"].ptr = a["lse"].ptr = 0;
-  check(validate(d, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING &&
+  CHECK(validate(d, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING &&
             plan.grid[0] == 0,
         "v2 Nq = 0 launches nothing (null q, o, lse allowed): " + msg);
   a = goodArgs(0, 8, 2, 100, 300);
   for (const char *role : {"q", "k", "v", "o", "lse"})
     a[role].ptr = 0;
-  check(validate(d, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
+  CHECK(validate(d, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
         "v2 B = 0 launches nothing: " + msg);
 
   // Nk = 0: the kernel runs (it writes O = 0, LSE = -inf); K and V are
@@ -955,7 +955,7 @@ void testEmptyProblems() {
   a = goodArgs(2, 8, 2, 100, 0);
   a["k"].ptr = 0;
   a["v"].ptr = 0x30000002; // misaligned, but nothing is read
-  check(validate(d, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_LAUNCH &&
+  CHECK(validate(d, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_LAUNCH &&
             plan.grid[0] == 1 && plan.grid[1] == 16 && plan.words[9] == 0 &&
             plan.words[12] == 0,
         "v2 Nk = 0 launches the kernel: " + msg);
@@ -1013,7 +1013,7 @@ void testKVAndRepeatedRoles() {
   a.add("input", contiguous(0x70000000, {2, 3}, ATTN_F32));
   attn_launch_plan_v2 plan;
   std::string msg;
-  check(validate(io, a, &plan, msg) == 0 && plan.num_words == 43 + 3 + 5 + 3 &&
+  CHECK(validate(io, a, &plan, msg) == 0 && plan.num_words == 43 + 3 + 5 + 3 &&
             plan.words[43] == 0x60000000 && plan.words[44] == 5 &&
             plan.words[46] == 0x70000000 && plan.words[47] == 2 &&
             plan.words[51] == 0x80000000,
@@ -1064,17 +1064,17 @@ void testVersionCrossing() {
       "lse_sb","lse_sh"]})json";
   attn_kernel_desc v1;
   std::string msg;
-  check(parse(v1doc, v1, msg) == 0, "v1 document for args: " + msg);
+  CHECK(parse(v1doc, v1, msg) == 0, "v1 document for args: " + msg);
   Args a = goodArgs();
   attn_launch_plan_v2 plan;
-  check(validate(v1, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_LAUNCH &&
+  CHECK(validate(v1, a, &plan, msg) == 0 && plan.action == ATTN_PLAN_LAUNCH &&
             plan.num_words == 24 && plan.words[0] == 0x10000000 &&
             plan.words[4] == 0x50000000 && plan.words[5] == 2 &&
             plan.words[9] == 300 && plan.words[23] == 100 &&
             plan.grid[0] == 2 && plan.grid[1] == 16,
         "v1 kernel through attn_validate_args: its 24 parameters: " + msg);
   a = goodArgs(2, 8, 2, 100, 0);
-  check(validate(v1, a, &plan, msg) == 0 &&
+  CHECK(validate(v1, a, &plan, msg) == 0 &&
             plan.action == ATTN_PLAN_FILL_EMPTY,
         "v1 kernel, Nk = 0: memsets instead of the kernel: " + msg);
   a = goodArgs();
@@ -1096,7 +1096,7 @@ void testVersionCrossing() {
   a = goodArgs();
   attn_launch_plan p1;
   char err[512];
-  check(attn_validate_launch(&d, &a["q"], &a["k"], &a["v"], &a["o"], &a["lse"],
+  CHECK(attn_validate_launch(&d, &a["q"], &a["k"], &a["v"], &a["o"], &a["lse"],
                              &p1, err, sizeof err) != 0 &&
             contains(err, "format_version 2") &&
             contains(err, "attn_validate_args"),
@@ -1118,7 +1118,7 @@ void testVersionCrossing() {
                 {"built by hand"});
 
   // Struct sizes for ctypes mirrors.
-  check(attn_struct_size("attn_kernel_desc") == sizeof(attn_kernel_desc) &&
+  CHECK(attn_struct_size("attn_kernel_desc") == sizeof(attn_kernel_desc) &&
             attn_struct_size("attn_launch_plan_v2") ==
                 sizeof(attn_launch_plan_v2) &&
             attn_struct_size("attn_arg") == sizeof(attn_arg) &&
@@ -1128,7 +1128,7 @@ void testVersionCrossing() {
             attn_struct_size("attn_nothing") == 0 &&
             attn_struct_size(nullptr) == 0,
         "attn_struct_size");
-  check(offsetof(attn_kernel_desc, mask_right) == 2696 &&
+  CHECK(offsetof(attn_kernel_desc, mask_right) == 2696 &&
             ATTN_MAX_PARAM_WORDS >= 16 * 9,
         "the version-1 fields keep their offsets; 16 buffers of rank 4 fit");
 }

@@ -23,6 +23,16 @@ inline void check(bool ok, const std::string &what) {
   }
 }
 
+/// check() with the condition evaluated first: a function's arguments are
+/// evaluated in no set order, and a message often quotes what the
+/// condition's call wrote (an error buffer filled by the call). The message
+/// is only built when the check fails.
+#define CHECK(cond, what)                                                      \
+  do {                                                                         \
+    bool ok_ = (cond);                                                         \
+    ::attn_rt_test::check(ok_, ok_ ? std::string() : std::string(what));      \
+  } while (0)
+
 inline bool contains(const std::string &hay, const std::string &needle) {
   return hay.find(needle) != std::string::npos;
 }
@@ -43,7 +53,7 @@ inline void expectParses(const std::string &doc, const std::string &what) {
   attn_kernel_desc d;
   std::string msg;
   int rc = parse(doc, d, msg);
-  check(rc == 0, what + ": expected to parse, got: " + msg);
+  CHECK(rc == 0, what + ": expected to parse, got: " + msg);
 }
 
 /// The document is refused with a message that names the file and holds
@@ -54,13 +64,13 @@ inline void expectRejected(const std::string &doc, const std::string &what,
   std::string msg;
   int rc = parse(doc, d, msg);
   if (rc == 0) {
-    check(false, what + ": expected a rejection, but it parsed");
+    CHECK(false, what + ": expected a rejection, but it parsed");
     return;
   }
-  check(contains(msg, "meta.json"),
+  CHECK(contains(msg, "meta.json"),
         what + ": message does not name the file: " + msg);
   for (const std::string &n : needles)
-    check(contains(msg, n), what + ": message lacks \"" + n + "\": " + msg);
+    CHECK(contains(msg, n), what + ": message lacks \"" + n + "\": " + msg);
 }
 
 /// format_version 2 (runtime_test_v2.cpp).
