@@ -20,6 +20,18 @@
  * B, Hq, Hkv, Nq, Nk, q_sb, q_sh, q_sr, k_sb, k_sh, k_sr, v_sb, v_sh, v_sr,
  * o_sb, o_sh, o_sr, lse_sb, lse_sh. Grid (ceil(Nq / block_m), B * Hq, 1),
  * block (threads, 1, 1), dynamic shared memory shared_bytes.
+ *
+ * Kernel ABI (format_version 2): the metadata lists the kernel's `buffers`
+ * in argument order; each is passed as a 64-bit device pointer, then its
+ * `rank` sizes, then its `rank` strides (int64, in elements). A buffer has
+ * one or more roles (q, k, v, o, lse, bias, alibi_slopes, input, output;
+ * the same memory may be given as K and V) and is named by its roles joined
+ * with "+" ("k+v"); `params` spells the list out ("k+v", "k+v.size0", ...,
+ * "k+v.stride0", ...). Grid (ceil(q.size2 / block_m), q.size0 * q.size1,
+ * 1), block (threads, 1, 1), dynamic shared memory shared_bytes. Callers
+ * pass tensors by role (attn_arg); the launch checks are in
+ * attn_validate_args. The kernel handles Nk = k.size2 = 0 itself (O = 0,
+ * LSE = -inf, K and V never read).
  *===----------------------------------------------------------------------===*/
 
 #ifndef ATTN_RUNTIME_H
@@ -62,14 +74,35 @@ ATTN_RT_API int attn_kernel_load(const char *dir, const char *name,
 /* Launches on `stream` (CUstream as void*, NULL = default stream). lse may be
  * NULL iff the kernel has no LSE output. The tensors are validated first; a
  * bad tensor gives a message and nothing is launched. Nq == 0 (or B * Hq ==
- * 0) launches nothing. Nk == 0 with Nq > 0 launches no kernel either: every
- * query row sees no key, so O is set to 0 and LSE to -inf with memsets on
- * `stream`. The launch is asynchronous: errors of the running kernel show up
- * at the next synchronisation. */
+ * 0) launches nothing. Nk == 0 with Nq > 0, format_version 1: no kernel
+ * either: every query row sees no key, so O is set to 0 and LSE to -inf
+ * with memsets on `stream`; format_version 2: the kernel is launched (it
+ * writes those values itself). For a format_version 2 kernel this is
+ * attn_kernel_launch_args with the roles q, k, v, o (and lse when not NULL);
+ * a kernel with other roles (bias, input, ...) needs attn_kernel_launch_args.
+ * The launch is asynchronous: errors of the running kernel show up at the
+ * next synchronisation. */
 ATTN_RT_API int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
                                    const attn_tensor *key, const attn_tensor *v,
                                    const attn_tensor *o, const attn_tensor *lse,
                                    void *stream, char *err, size_t err_len);
+
+/* One tensor argument by role: "q", "k", "v", "o", "lse", "bias",
+ * "alibi_slopes", "input", "output". A buffer with several roles takes one
+ * argument per role, all describing the same tensor. "input" and "output"
+ * may be given several times: the n-th "input" argument is the kernel's
+ * n-th buffer with role input. */
+typedef struct {
+  const char *role;
+  attn_tensor tensor;
+} attn_arg;
+
+/* Launches with tensors by role, after the checks of attn_validate_args
+ * (format_version 2) or attn_validate_launch (format_version 1: roles q, k,
+ * v, o and, iff the kernel has one, lse). Otherwise as attn_kernel_launch. */
+ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
+                                        size_t num_args, void *stream,
+                                        char *err, size_t err_len);
 
 /* Writes the value of `key` as text to `out`. Keys:
  *   name, entry, target, compiler, ptx, cubin (paths as in the JSON; cubin
@@ -80,7 +113,15 @@ ATTN_RT_API int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
  *   window_left, window_right (aliases left, right: the effective extents,
  *   "inf" where unbounded: causal is left inf right 0, none inf/inf),
  *   loaded_from ("cubin"/"ptx"), load_note (why the cubin was not used, or
- *   ""), device (GPU name), device_arch (e.g. "sm_90").
+ *   ""), device (GPU name), device_arch (e.g. "sm_90"), format_version,
+ *   buffers (the kernel's arguments, e.g. "q:f16[?,?,?,128] k+v:f16[...]
+ *   o:f16[?,?,?,128](write)": roles, element type, static shape with ? for
+ *   dynamic extents, "(write)" for outputs).
+ * format_version 2: dtype is q's element type, head_dim / value_head_dim
+ * q's / v's static dim 3 ("?" when dynamic), has_lse whether a buffer has
+ * role lse; mask, alignment, window_left, window_right and scale_log2e are
+ * "?" when the document has no "mask" / "scale_log2e" (they are optional,
+ * informational there).
  * Returns 0 on success, 1 if `out` was too small (truncated value), -1 for
  * an unknown key (a message is written to out). */
 ATTN_RT_API int attn_kernel_info(const attn_kernel *k, const char *key,
@@ -101,8 +142,64 @@ typedef enum {
 
 typedef enum { ATTN_TOP_LEFT = 0, ATTN_BOTTOM_RIGHT = 1 } attn_alignment;
 
+/* Roles of format_version 2 buffers (attn_buffer_desc.roles). */
+typedef enum {
+  ATTN_ROLE_Q = 0,
+  ATTN_ROLE_K = 1,
+  ATTN_ROLE_V = 2,
+  ATTN_ROLE_O = 3,
+  ATTN_ROLE_LSE = 4,
+  ATTN_ROLE_BIAS = 5,
+  ATTN_ROLE_ALIBI_SLOPES = 6,
+  ATTN_ROLE_INPUT = 7,
+  ATTN_ROLE_OUTPUT = 8
+} attn_role;
+#define ATTN_NUM_ROLES 9
+
+/* Capacities of the format_version 2 description; the parser refuses
+ * documents beyond them (with a message naming the key). */
+#define ATTN_MAX_RANK 4        /* what attn_tensor holds */
+#define ATTN_MAX_BUFFERS 16
+#define ATTN_MAX_SIZE_PAIRS 64 /* entries of equal_sizes, of divisible_sizes */
+#define ATTN_BUFFER_NAME_LEN 48 /* all nine roles joined by "+" fit */
+
+/* One kernel argument of format_version 2. */
+typedef struct {
+  char name[ATTN_BUFFER_NAME_LEN]; /* roles joined by "+", e.g. "k+v" */
+  int32_t num_roles;               /* 1..ATTN_NUM_ROLES */
+  int32_t roles[ATTN_NUM_ROLES];   /* attn_role values, distinct, as listed */
+  attn_dtype element_type;
+  int32_t rank;                          /* 1..ATTN_MAX_RANK */
+  int64_t static_shape[ATTN_MAX_RANK];   /* -1: dynamic; 0 past rank */
+  int32_t writes;                        /* access: 1 "write", 0 "read" */
+  int32_t align; /* bytes (power of two, 1..256) that the pointer and the
+                    byte stride of every dim of extent > 1 but the innermost
+                    must be a multiple of */
+} attn_buffer_desc;
+
+/* Size `dim` of buffers[buffer]. */
+typedef struct {
+  int32_t buffer;
+  int32_t dim;
+} attn_size_ref;
+
+/* equal_sizes: first == second. divisible_sizes: first (the divisor) > 0
+ * and second % first == 0. */
+typedef struct {
+  attn_size_ref first, second;
+} attn_size_pair;
+
 /* The contents of dir/<name>.json. Strings longer than their field are
- * rejected by the parser. */
+ * rejected by the parser.
+ *
+ * Layout: the fields up to mask_right are those of format_version 1, at
+ * their old offsets; the format_version 2 fields were appended after them,
+ * so the struct grew (attn_struct_size("attn_kernel_desc") gives its size:
+ * a ctypes mirror must be updated before it lets the runtime write one).
+ * For a format_version 2 document the version-1 fields hold: head_dim /
+ * value_head_dim q's / v's static dim 3 (0 when dynamic), element_type q's,
+ * has_lse whether a buffer has role lse, scale_log2e 0 when absent, the
+ * mask fields as in version 1 when "mask" is present (has_mask_info). */
 typedef struct {
   int32_t format_version;
   char name[128];
@@ -119,6 +216,17 @@ typedef struct {
   attn_mask_kind mask_kind;
   attn_alignment mask_alignment; /* top_left when the kind is none */
   int64_t mask_left, mask_right; /* as in the JSON; used for windows only */
+
+  /* --- format_version 2 (version 1: has_mask_info = has_scale = 1, the
+   * rest 0). --- */
+  int32_t has_mask_info; /* the optional "mask" object was present */
+  int32_t has_scale;     /* the optional "scale_log2e" was present */
+  int32_t num_buffers;
+  int32_t num_equal_sizes;
+  int32_t num_divisible_sizes;
+  attn_buffer_desc buffers[ATTN_MAX_BUFFERS]; /* in argument order */
+  attn_size_pair equal_sizes[ATTN_MAX_SIZE_PAIRS];
+  attn_size_pair divisible_sizes[ATTN_MAX_SIZE_PAIRS];
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the
@@ -133,7 +241,8 @@ ATTN_RT_API int attn_desc_parse_string(const char *json, size_t len,
 typedef enum {
   ATTN_PLAN_NOTHING = 0,    /* an empty problem: nothing to do */
   ATTN_PLAN_LAUNCH = 1,     /* launch the kernel with grid/block/params */
-  ATTN_PLAN_FILL_EMPTY = 2  /* Nk == 0: O = 0, LSE = -inf, no kernel */
+  ATTN_PLAN_FILL_EMPTY = 2  /* format_version 1, Nk == 0: O = 0, LSE = -inf,
+                               no kernel */
 } attn_plan_action;
 
 #define ATTN_NUM_PTR_PARAMS 5
@@ -148,9 +257,11 @@ typedef struct {
   int64_t ints[ATTN_NUM_INT_PARAMS];    /* B, Hq, ..., lse_sh */
 } attn_launch_plan;
 
-/* Checks the tensors against the kernel description (all rules of
- * attn_kernel_launch, no device needed) and, when `plan` is not NULL, fills
- * in what would be launched. 0 when the launch is valid. */
+/* Checks the tensors against a format_version 1 kernel description (all
+ * rules of attn_kernel_launch, no device needed) and, when `plan` is not
+ * NULL, fills in what would be launched. 0 when the launch is valid. A
+ * format_version 2 description is refused (its parameters do not fit
+ * attn_launch_plan): use attn_validate_args. */
 ATTN_RT_API int attn_validate_launch(const attn_kernel_desc *desc,
                                      const attn_tensor *q,
                                      const attn_tensor *key,
@@ -159,6 +270,61 @@ ATTN_RT_API int attn_validate_launch(const attn_kernel_desc *desc,
                                      const attn_tensor *lse,
                                      attn_launch_plan *plan, char *err,
                                      size_t err_len);
+
+/* The most parameter words a kernel can take: every buffer a pointer and
+ * ATTN_MAX_RANK sizes and strides. */
+#define ATTN_MAX_PARAM_WORDS (ATTN_MAX_BUFFERS * (1 + 2 * ATTN_MAX_RANK))
+
+/* What attn_validate_args would launch. words[0..num_words) are the kernel
+ * parameters in order, each 8 bytes: device pointers as uint64, sizes and
+ * strides as int64 (stored as uint64; cast back). format_version 1: the 24
+ * parameters of its ABI (5 pointers, 19 int64). */
+typedef struct {
+  attn_plan_action action;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_bytes;
+  uint32_t num_words;
+  uint64_t words[ATTN_MAX_PARAM_WORDS];
+} attn_launch_plan_v2;
+
+/* Checks tensors given by role against the kernel description (no device
+ * needed) and, when `plan` is not NULL, fills in what would be launched.
+ * 0 when the launch is valid. format_version 2 rules (each failure names
+ * the role or buffer and the value):
+ *  - every role of the kernel given exactly once ("input"/"output": once
+ *    per such buffer), no role the kernel lacks, no unknown role; the
+ *    roles of one buffer given identical tensors (pointer, shape, strides);
+ *  - dtype and rank (1..4) as the buffer's; static extents as listed;
+ *    extents in [0, 2^31 - 1025] (the kernels index in 32 bits); strides
+ *    >= 0; innermost stride 1 unless the innermost extent is <= 1;
+ *  - tensors with elements: a non-NULL pointer, a multiple of the buffer's
+ *    align, and so is (stride * element size) of every dim of extent > 1
+ *    but the innermost; the byte offsets fit in int64; outputs (access
+ *    write): no stride 0 on a dim of extent > 1, and their byte range
+ *    [ptr, ptr + (max element offset + 1) * element size) overlaps no other
+ *    tensor's (two roles of one buffer are one tensor). Tensors without
+ *    elements are not accessed: any pointer (NULL too), any stride;
+ *  - equal_sizes and divisible_sizes hold; q.size0 * q.size1 <= 65535
+ *    (grid y; grid x <= 2^31 - 1 follows from the extent limit).
+ * Grid x or y of 0 (Nq == 0, B * Hq == 0): action NOTHING. format_version
+ * 1 descriptions: the roles q, k, v, o, lse and attn_validate_launch's
+ * rules; words are its 24 parameters. */
+ATTN_RT_API int attn_validate_args(const attn_kernel_desc *desc,
+                                   const attn_arg *args, size_t num_args,
+                                   attn_launch_plan_v2 *plan, char *err,
+                                   size_t err_len);
+
+/* attn_kernel_info's keys that come from the description alone (all but
+ * loaded_from, load_note, device, device_arch), without a device. */
+ATTN_RT_API int attn_desc_info(const attn_kernel_desc *desc, const char *key,
+                               char *out, size_t out_len);
+
+/* sizeof the named struct of this header ("attn_tensor", "attn_arg",
+ * "attn_kernel_desc", "attn_buffer_desc", "attn_launch_plan",
+ * "attn_launch_plan_v2"), or 0 for another name: lets a ctypes mirror check
+ * its layout against the library it loaded. */
+ATTN_RT_API size_t attn_struct_size(const char *type_name);
 
 /* The description a loaded kernel was made from. */
 ATTN_RT_API const attn_kernel_desc *attn_kernel_get_desc(const attn_kernel *k);
@@ -216,6 +382,19 @@ public:
     char msg[2048] = {0};
     if (attn_kernel_launch(handle.get(), &q, &k, &v, &o, lse, stream, msg,
                            sizeof msg)) {
+      if (error)
+        *error = msg;
+      return false;
+    }
+    return true;
+  }
+
+  /// Launches with tensors by role; false with *error set on failure.
+  bool launch(const attn_arg *args, size_t numArgs, void *stream = nullptr,
+              std::string *error = nullptr) const {
+    char msg[2048] = {0};
+    if (attn_kernel_launch_args(handle.get(), args, numArgs, stream, msg,
+                                sizeof msg)) {
       if (error)
         *error = msg;
       return false;

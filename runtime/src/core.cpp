@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core.h"
-#include "json.h"
+#include "strict_json.h"
 
 #include <cerrno>
 #include <cinttypes>
@@ -15,8 +15,6 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
-
-using attn_rt::JsonValue;
 
 namespace attn_rt {
 
@@ -61,294 +59,6 @@ bool readFile(const std::string &path, size_t maxBytes, std::string &out,
   }
 }
 
-const char *const kExpectedParams[] = {
-    "q",    "k",    "v",    "o",    "lse",  "B",    "Hq",   "Hkv",
-    "Nq",   "Nk",   "q_sb", "q_sh", "q_sr", "k_sb", "k_sh", "k_sr",
-    "v_sb", "v_sh", "v_sr", "o_sb", "o_sh", "o_sr", "lse_sb", "lse_sh"};
-const char *const kExpectedGrid[] = {"ceildiv(Nq, block_m)", "B * Hq", "1"};
-
-} // namespace attn_rt
-
-using namespace attn_rt;
-
-namespace {
-
-std::string noSpaces(const std::string &s) {
-  std::string r;
-  for (char c : s)
-    if (c != ' ' && c != '\t')
-      r += c;
-  return r;
-}
-
-std::string position(const JsonValue &v) {
-  return "line " + std::to_string(v.line) + ", column " +
-         std::to_string(v.column);
-}
-
-/// Reads the fields of a metadata document; every message names the key.
-class DescReader {
-public:
-  DescReader(const JsonValue &document, std::string &message)
-      : root(document), error(message) {}
-
-  bool read(attn_kernel_desc &d);
-
-private:
-  const JsonValue &root;
-  std::string &error;
-
-  bool fail(const std::string &msg) {
-    error = msg;
-    return false;
-  }
-
-  const JsonValue *get(const JsonValue &obj, const char *key,
-                       const char *context = "") {
-    const JsonValue *v = obj.find(key);
-    if (!v)
-      fail(std::string("missing key \"") + context + key + "\"");
-    return v;
-  }
-
-  bool wrongType(const JsonValue &v, const std::string &key,
-                 const char *expected) {
-    return fail("key \"" + key + "\" (" + position(v) + "): expected " +
-                expected + ", got " + jsonKindName(v.kind));
-  }
-
-  bool getInt(const JsonValue &obj, const char *key, int64_t lo, int64_t hi,
-              int64_t &out, const char *context = "") {
-    const JsonValue *v = get(obj, key, context);
-    if (!v)
-      return false;
-    std::string full = std::string(context) + key;
-    if (v->kind != JsonValue::Number)
-      return wrongType(*v, full, "an integer");
-    if (!v->isInteger)
-      return fail("key \"" + full + "\" (" + position(*v) +
-                  "): expected an integer, got a non-integral or out-of-range "
-                  "number");
-    if (v->integer < lo || v->integer > hi)
-      return fail("key \"" + full + "\" (" + position(*v) + "): " +
-                  std::to_string(v->integer) + " is out of range [" +
-                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    out = v->integer;
-    return true;
-  }
-
-  bool getString(const JsonValue &obj, const char *key, char *dst,
-                 size_t cap, bool nonEmpty, const char *context = "") {
-    const JsonValue *v = get(obj, key, context);
-    if (!v)
-      return false;
-    std::string full = std::string(context) + key;
-    if (v->kind != JsonValue::String)
-      return wrongType(*v, full, "a string");
-    return copyString(*v, full, dst, cap, nonEmpty);
-  }
-
-  bool copyString(const JsonValue &v, const std::string &full, char *dst,
-                  size_t cap, bool nonEmpty) {
-    if (nonEmpty && v.str.empty())
-      return fail("key \"" + full + "\" (" + position(v) +
-                  "): must not be empty");
-    if (v.str.size() >= cap)
-      return fail("key \"" + full + "\" (" + position(v) + "): longer than " +
-                  std::to_string(cap - 1) + " bytes");
-    std::memcpy(dst, v.str.data(), v.str.size());
-    dst[v.str.size()] = '\0';
-    return true;
-  }
-
-  bool readMask(const JsonValue &m, attn_kernel_desc &d);
-  bool checkStringArray(const char *key, const char *const *expected,
-                        size_t count, bool ignoreSpaces);
-};
-
-bool DescReader::readMask(const JsonValue &m, attn_kernel_desc &d) {
-  if (m.kind != JsonValue::Object)
-    return wrongType(m, "mask", "an object");
-  const JsonValue *kind = get(m, "kind", "mask.");
-  if (!kind)
-    return false;
-  if (kind->kind != JsonValue::String)
-    return wrongType(*kind, "mask.kind", "a string");
-  if (kind->str == "none")
-    d.mask_kind = ATTN_MASK_NONE;
-  else if (kind->str == "causal")
-    d.mask_kind = ATTN_MASK_CAUSAL;
-  else if (kind->str == "window")
-    d.mask_kind = ATTN_MASK_WINDOW;
-  else
-    return fail("key \"mask.kind\" (" + position(*kind) + "): unknown kind \"" +
-                kind->str + "\" (expected none, causal or window)");
-
-  // The alignment decides which keys a row sees when Nq != Nk; it must be
-  // explicit for causal and window masks (as in the compiler's syntax).
-  d.mask_alignment = ATTN_TOP_LEFT;
-  const JsonValue *align = m.find("alignment");
-  if (!align && d.mask_kind != ATTN_MASK_NONE)
-    return fail("missing key \"mask.alignment\" (required for a " + kind->str +
-                " mask)");
-  if (align && !(d.mask_kind == ATTN_MASK_NONE &&
-                 align->kind == JsonValue::Null)) {
-    if (align->kind != JsonValue::String)
-      return wrongType(*align, "mask.alignment", "a string");
-    if (align->str == "top_left")
-      d.mask_alignment = ATTN_TOP_LEFT;
-    else if (align->str == "bottom_right")
-      d.mask_alignment = ATTN_BOTTOM_RIGHT;
-    else
-      return fail("key \"mask.alignment\" (" + position(*align) +
-                  "): unknown alignment \"" + align->str +
-                  "\" (expected top_left or bottom_right)");
-  }
-
-  d.mask_left = d.mask_right = 0;
-  if (d.mask_kind == ATTN_MASK_WINDOW) {
-    if (!getInt(m, "left", 0, INT32_MAX, d.mask_left, "mask.") ||
-        !getInt(m, "right", 0, INT32_MAX, d.mask_right, "mask."))
-      return false;
-  } else {
-    // Ignored for none and causal, but must not be garbage when present.
-    for (const char *key : {"left", "right"}) {
-      const JsonValue *v = m.find(key);
-      if (v && v->kind != JsonValue::Null &&
-          !(v->kind == JsonValue::Number && v->isInteger))
-        return wrongType(*v, std::string("mask.") + key, "an integer or null");
-      if (v && v->kind == JsonValue::Number)
-        (key[0] == 'l' ? d.mask_left : d.mask_right) = v->integer;
-    }
-  }
-  return true;
-}
-
-bool DescReader::checkStringArray(const char *key, const char *const *expected,
-                                  size_t count, bool ignoreSpaces) {
-  const JsonValue *v = get(root, key);
-  if (!v)
-    return false;
-  if (v->kind != JsonValue::Array)
-    return wrongType(*v, key, "an array of strings");
-  std::string want, got;
-  for (size_t i = 0; i < count; ++i)
-    want += std::string(i ? ", " : "") + expected[i];
-  bool same = v->array.size() == count;
-  for (size_t i = 0; i < v->array.size(); ++i) {
-    const JsonValue &e = v->array[i];
-    if (e.kind != JsonValue::String)
-      return wrongType(e, std::string(key) + "[" + std::to_string(i) + "]",
-                       "a string");
-    got += std::string(i ? ", " : "") + e.str;
-    if (same && (ignoreSpaces ? noSpaces(e.str) != noSpaces(expected[i])
-                              : e.str != expected[i]))
-      same = false;
-  }
-  if (!same)
-    return fail(std::string("key \"") + key + "\" (" + position(*v) +
-                "): [" + got +
-                "] is not the kernel ABI this runtime launches ([" + want +
-                "])");
-  return true;
-}
-
-bool DescReader::read(attn_kernel_desc &d) {
-  std::memset(&d, 0, sizeof d);
-  if (root.kind != JsonValue::Object)
-    return fail(std::string("the document is ") + jsonKindName(root.kind) +
-                ", expected an object");
-
-  int64_t version;
-  if (!getInt(root, "format_version", INT64_MIN, INT64_MAX, version))
-    return false;
-  if (version != 1)
-    return fail("unsupported format_version " + std::to_string(version) +
-                " (this runtime reads version 1)");
-  d.format_version = 1;
-
-  if (!getString(root, "name", d.name, sizeof d.name, true) ||
-      !getString(root, "entry", d.entry, sizeof d.entry, true) ||
-      !getString(root, "target", d.target, sizeof d.target, true) ||
-      !getString(root, "compiler", d.compiler, sizeof d.compiler, false) ||
-      !getString(root, "ptx", d.ptx, sizeof d.ptx, true))
-    return false;
-
-  // The cubin may be null (no ptxas at compile time) or left out.
-  if (const JsonValue *cubin = root.find("cubin")) {
-    if (cubin->kind == JsonValue::String) {
-      if (!copyString(*cubin, "cubin", d.cubin, sizeof d.cubin, true))
-        return false;
-    } else if (cubin->kind != JsonValue::Null) {
-      return wrongType(*cubin, "cubin", "a string or null");
-    }
-  }
-
-  if (!getInt(root, "block_m", 1, 1024, d.block_m) ||
-      !getInt(root, "block_n", 1, 1024, d.block_n) ||
-      !getInt(root, "warps", 1, 32, d.warps) ||
-      !getInt(root, "stages", 1, 64, d.stages) ||
-      !getInt(root, "threads", 1, 1024, d.threads) ||
-      !getInt(root, "shared_bytes", 0, 16 << 20, d.shared_bytes) ||
-      !getInt(root, "head_dim", 1, 65536, d.head_dim) ||
-      !getInt(root, "value_head_dim", 1, 65536, d.value_head_dim))
-    return false;
-
-  const JsonValue *elt = get(root, "element_type");
-  if (!elt)
-    return false;
-  if (elt->kind != JsonValue::String)
-    return wrongType(*elt, "element_type", "a string");
-  if (elt->str == "f16")
-    d.element_type = ATTN_F16;
-  else if (elt->str == "bf16")
-    d.element_type = ATTN_BF16;
-  else if (elt->str == "f32")
-    d.element_type = ATTN_F32;
-  else
-    return fail("key \"element_type\" (" + position(*elt) +
-                "): unknown element type \"" + elt->str +
-                "\" (expected f16, bf16 or f32)");
-
-  const JsonValue *lse = get(root, "has_lse");
-  if (!lse)
-    return false;
-  if (lse->kind != JsonValue::Bool)
-    return wrongType(*lse, "has_lse", "a boolean");
-  d.has_lse = lse->boolean ? 1 : 0;
-
-  const JsonValue *scale = get(root, "scale_log2e");
-  if (!scale)
-    return false;
-  if (scale->kind != JsonValue::Number)
-    return wrongType(*scale, "scale_log2e", "a number");
-  if (!std::isfinite(scale->number) || scale->number == 0)
-    return fail("key \"scale_log2e\" (" + position(*scale) +
-                "): must be finite and non-zero");
-  d.scale_log2e = scale->number;
-
-  const JsonValue *mask = get(root, "mask");
-  if (!mask || !readMask(*mask, d))
-    return false;
-
-  if (!checkStringArray("grid", kExpectedGrid, 3, /*ignoreSpaces=*/true) ||
-      !checkStringArray("params", kExpectedParams, 24, false))
-    return false;
-  return true;
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Launch validation
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-const char *const kRoleName[5] = {"q", "k", "v", "o", "lse"};
-
-/// The dtype field as the integer the caller stored: a C or ctypes caller may
-/// store any int there, which is not a valid value of the C++ enum.
 int dtypeValue(const attn_tensor &t) {
   static_assert(sizeof(attn_dtype) == sizeof(int), "attn_dtype is an int");
   int v;
@@ -359,6 +69,23 @@ int dtypeValue(const attn_tensor &t) {
 const char *dtypeName(int v) {
   return v == ATTN_F16 ? "f16" : v == ATTN_BF16 ? "bf16" : v == ATTN_F32 ? "f32" : "?";
 }
+
+} // namespace attn_rt
+
+using namespace attn_rt;
+
+namespace {
+/// Metadata documents are a few KiB; anything much larger is not one.
+constexpr size_t kMaxMetadataBytes = 1 << 20;
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Launch validation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const char *const kRoleName[5] = {"q", "k", "v", "o", "lse"};
 
 class Validator {
 public:
@@ -582,6 +309,12 @@ bool Validator::run(const attn_tensor *const t[5], attn_launch_plan &plan) {
 
 } // namespace
 
+bool attn_rt::validateV1(const attn_kernel_desc &d,
+                         const attn_tensor *const t[5],
+                         attn_launch_plan &plan, std::string &error) {
+  return Validator(d, error).run(t, plan);
+}
+
 //===----------------------------------------------------------------------===//
 // C API
 //===----------------------------------------------------------------------===//
@@ -608,14 +341,21 @@ int attn_desc_parse_string(const char *json, size_t len,
     setError(err, err_len, source + ": no document or no output given");
     return 1;
   }
-  JsonValue root;
+  if (len > kMaxMetadataBytes) {
+    setError(err, err_len, source + ": " + std::to_string(len) +
+                               " bytes, larger than " +
+                               std::to_string(kMaxMetadataBytes) +
+                               "; not a document this runtime reads");
+    return 1;
+  }
+  JsonDocument doc;
   std::string error;
-  if (!parseJson(json, len, root, error)) {
+  if (!parseJson(json, len, doc, error)) {
     setError(err, err_len, source + ": malformed JSON: " + error);
     return 1;
   }
   attn_kernel_desc d;
-  if (!DescReader(root, error).read(d)) {
+  if (!readDescription(doc, d, error)) {
     setError(err, err_len, source + ": " + error);
     return 1;
   }
@@ -630,7 +370,7 @@ int attn_desc_parse_file(const char *path, attn_kernel_desc *out, char *err,
     return 1;
   }
   std::string text, error;
-  if (!readFile(path, 1 << 20, text, error)) {
+  if (!readFile(path, kMaxMetadataBytes, text, error)) {
     setError(err, err_len, error);
     return 1;
   }
@@ -646,14 +386,56 @@ int attn_validate_launch(const attn_kernel_desc *desc, const attn_tensor *q,
     setError(err, err_len, "attn_validate_launch: no kernel description");
     return 1;
   }
+  if (desc->format_version != 1) {
+    setError(err, err_len,
+             std::string("attn_validate_launch: ") + desc->name +
+                 " is a format_version " +
+                 std::to_string(desc->format_version) +
+                 " kernel, whose parameters do not fit attn_launch_plan; "
+                 "use attn_validate_args");
+    return 1;
+  }
   const attn_tensor *t[5] = {q, key, v, o, lse};
   attn_launch_plan local;
   std::string error;
-  if (!Validator(*desc, error).run(t, plan ? *plan : local)) {
+  if (!validateV1(*desc, t, plan ? *plan : local, error)) {
     setError(err, err_len, error);
     return 1;
   }
   return 0;
+}
+
+int attn_validate_args(const attn_kernel_desc *desc, const attn_arg *args,
+                       size_t num_args, attn_launch_plan_v2 *plan, char *err,
+                       size_t err_len) {
+  if (!desc) {
+    setError(err, err_len, "attn_validate_args: no kernel description");
+    return 1;
+  }
+  if (!args && num_args > 0) {
+    setError(err, err_len, "attn_validate_args: args is NULL");
+    return 1;
+  }
+  attn_launch_plan_v2 local;
+  std::string error;
+  if (!validateArgs(*desc, args, num_args, plan ? *plan : local, error)) {
+    setError(err, err_len, error);
+    return 1;
+  }
+  return 0;
+}
+
+size_t attn_struct_size(const char *type_name) {
+  if (!type_name)
+    return 0;
+  std::string n = type_name;
+  return n == "attn_tensor"           ? sizeof(attn_tensor)
+         : n == "attn_arg"            ? sizeof(attn_arg)
+         : n == "attn_kernel_desc"    ? sizeof(attn_kernel_desc)
+         : n == "attn_buffer_desc"    ? sizeof(attn_buffer_desc)
+         : n == "attn_launch_plan"    ? sizeof(attn_launch_plan)
+         : n == "attn_launch_plan_v2" ? sizeof(attn_launch_plan_v2)
+                                      : 0;
 }
 
 } // extern "C"

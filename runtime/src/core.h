@@ -22,6 +22,49 @@ bool readFile(const std::string &path, size_t maxBytes, std::string &out,
 extern const char *const kExpectedParams[24];
 extern const char *const kExpectedGrid[3];
 
+/// The grid of format_version 2.
+extern const char *const kExpectedGridV2[3];
+
+/// The role names of format_version 2, indexed by attn_role.
+extern const char *const kRoleNames[ATTN_NUM_ROLES];
+
+/// The attn_role of `name`, or -1. NULL is no role.
+int roleFromName(const char *name);
+
+/// The largest extent a format_version 2 kernel takes: it indexes in 32
+/// bits and adds up to a tile (<= 1024) to an index.
+constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1025;
+
+/// The dtype field as the integer the caller stored: a C or ctypes caller may
+/// store any int there, which is not a valid value of the C++ enum.
+int dtypeValue(const attn_tensor &t);
+
+/// "f16", "bf16", "f32", or "?" for another value.
+const char *dtypeName(int value);
+
+/// Format-version-1 launch checks (core.cpp): t = q, k, v, o, lse.
+bool validateV1(const attn_kernel_desc &d, const attn_tensor *const t[5],
+                attn_launch_plan &plan, std::string &error);
+
+/// attn_validate_args (validate_args.cpp).
+bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
+                  size_t numArgs, attn_launch_plan_v2 &plan,
+                  std::string &error);
+
+/// The value of an attn_kernel_info key that the description alone gives
+/// (info.cpp); false for another key.
+bool descInfo(const attn_kernel_desc &d, const std::string &key,
+              std::string &value);
+
+/// `s` without blanks (grid formulas are compared that way).
+std::string noSpaces(const std::string &s);
+
+class JsonDocument;
+
+/// Reads a parsed metadata document (metadata.cpp); messages name the key.
+bool readDescription(const JsonDocument &doc, attn_kernel_desc &out,
+                     std::string &error);
+
 } // namespace attn_rt
 
 #endif // ATTN_RUNTIME_CORE_H

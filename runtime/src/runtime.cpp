@@ -374,7 +374,100 @@ bool fillEmpty(const attn_kernel &k, const attn_tensor &o,
   return true;
 }
 
-std::string extentText(int64_t v) { return std::to_string(v); }
+/// Runs cuLaunchKernel with 8-byte parameters `words` (pointers and int64
+/// alike).
+int launchWords(attn_kernel &k, const uint32_t grid[3], const uint32_t block[3],
+                uint32_t sharedBytes, const uint64_t *words, uint32_t numWords,
+                CUstream s, const std::string &where, char *err,
+                size_t err_len) {
+  ContextScope scope;
+  CUresult r = scope.enter(k.context);
+  if (r != CUDA_SUCCESS) {
+    setError(err, err_len, where + cudaError("cuCtxSetCurrent", r));
+    return 1;
+  }
+  uint64_t values[ATTN_MAX_PARAM_WORDS];
+  void *params[ATTN_MAX_PARAM_WORDS];
+  for (uint32_t i = 0; i < numWords; ++i) {
+    values[i] = words[i];
+    params[i] = &values[i];
+  }
+  static_assert(sizeof(CUdeviceptr) == sizeof(uint64_t),
+                "pointer parameters are 8 bytes");
+  if (tracing()) {
+    char line[512];
+    std::snprintf(line, sizeof line, "cuLaunchKernel %.200s grid %u x %u, "
+                  "block %u, %u bytes shared, %u parameters", k.desc.entry,
+                  grid[0], grid[1], block[0], sharedBytes, numWords);
+    trace(line);
+  }
+  r = cuLaunchKernel(k.function, grid[0], grid[1], grid[2], block[0],
+                     block[1], block[2], sharedBytes, s, params, nullptr);
+  if (r != CUDA_SUCCESS) {
+    char geometry[160];
+    std::snprintf(geometry, sizeof geometry,
+                  " (grid %u x %u x %u, block %u, %u bytes of shared memory)",
+                  grid[0], grid[1], grid[2], block[0], sharedBytes);
+    setError(err, err_len, where + cudaError("cuLaunchKernel", r) + geometry);
+    return 1;
+  }
+  return 0;
+}
+
+/// A format_version 1 launch: checks, then the kernel or, for Nk == 0, the
+/// memsets that stand in for it.
+int launchV1(attn_kernel &k, const attn_tensor *q, const attn_tensor *key,
+             const attn_tensor *v, const attn_tensor *o,
+             const attn_tensor *lse, CUstream s, const std::string &where,
+             char *err, size_t err_len) {
+  attn_launch_plan plan;
+  char msg[2048];
+  if (attn_validate_launch(&k.desc, q, key, v, o, lse, &plan, msg,
+                           sizeof msg)) {
+    setError(err, err_len, where + msg);
+    return 1;
+  }
+  if (plan.action == ATTN_PLAN_NOTHING)
+    return 0;
+  if (plan.action == ATTN_PLAN_FILL_EMPTY) {
+    ContextScope scope;
+    CUresult r = scope.enter(k.context);
+    if (r != CUDA_SUCCESS) {
+      setError(err, err_len, where + cudaError("cuCtxSetCurrent", r));
+      return 1;
+    }
+    std::string error;
+    if (!fillEmpty(k, *o, k.desc.has_lse ? lse : nullptr, s, error)) {
+      setError(err, err_len, where + error);
+      return 1;
+    }
+    return 0;
+  }
+  // Pointers and int64 are both 8-byte parameters.
+  uint64_t words[ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS];
+  for (int i = 0; i < ATTN_NUM_PTR_PARAMS; ++i)
+    words[i] = plan.ptrs[i];
+  for (int i = 0; i < ATTN_NUM_INT_PARAMS; ++i)
+    words[ATTN_NUM_PTR_PARAMS + i] = (uint64_t)plan.ints[i];
+  return launchWords(k, plan.grid, plan.block, plan.shared_bytes, words,
+                     ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS, s, where, err,
+                     err_len);
+}
+
+/// A format_version 2 launch: checks, then the kernel (also for Nk == 0).
+int launchV2(attn_kernel &k, const attn_arg *args, size_t numArgs, CUstream s,
+             const std::string &where, char *err, size_t err_len) {
+  attn_launch_plan_v2 plan;
+  char msg[2048];
+  if (attn_validate_args(&k.desc, args, numArgs, &plan, msg, sizeof msg)) {
+    setError(err, err_len, where + msg);
+    return 1;
+  }
+  if (plan.action == ATTN_PLAN_NOTHING)
+    return 0;
+  return launchWords(k, plan.grid, plan.block, plan.shared_bytes, plan.words,
+                     plan.num_words, s, where, err, err_len);
+}
 
 } // namespace
 
@@ -436,63 +529,66 @@ int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
   }
   std::string where =
       std::string("attn_kernel_launch(") + k->desc.name + "): ";
-  attn_launch_plan plan;
+  if (k->desc.format_version == 1)
+    return launchV1(*k, q, key, v, o, lse, static_cast<CUstream>(stream),
+                    where, err, err_len);
+  // format_version 2: the same tensors by role.
+  const attn_kernel_desc &d = k->desc;
+  for (int32_t b = 0; b < d.num_buffers; ++b)
+    for (int32_t j = 0; j < d.buffers[b].num_roles; ++j)
+      if (d.buffers[b].roles[j] > ATTN_ROLE_LSE) {
+        setError(err, err_len,
+                 where + "the kernel has a " +
+                     kRoleNames[d.buffers[b].roles[j]] +
+                     " buffer; launch it with attn_kernel_launch_args");
+        return 1;
+      }
+  const attn_tensor *tensors[5] = {q, key, v, o, lse};
+  attn_arg args[5];
+  size_t n = 0;
+  for (int role = 0; role < 5; ++role) {
+    if (!tensors[role]) {
+      if (role == ATTN_ROLE_LSE)
+        continue; // no lse: fine iff the kernel has none
+      setError(err, err_len,
+               where + kRoleNames[role] + " is NULL");
+      return 1;
+    }
+    args[n].role = kRoleNames[role];
+    args[n++].tensor = *tensors[role];
+  }
+  return launchV2(*k, args, n, static_cast<CUstream>(stream), where, err,
+                  err_len);
+}
+
+int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
+                            size_t num_args, void *stream, char *err,
+                            size_t err_len) {
+  if (!k || !k->function) {
+    setError(err, err_len, "attn_kernel_launch_args: no loaded kernel");
+    return 1;
+  }
+  std::string where =
+      std::string("attn_kernel_launch_args(") + k->desc.name + "): ";
+  if (!args && num_args > 0) {
+    setError(err, err_len, where + "args is NULL");
+    return 1;
+  }
+  if (k->desc.format_version != 1)
+    return launchV2(*k, args, num_args, static_cast<CUstream>(stream), where,
+                    err, err_len);
+  // format_version 1: check the roles, then the tensors as attn_kernel_launch.
+  attn_launch_plan_v2 plan;
   char msg[2048];
-  if (attn_validate_launch(&k->desc, q, key, v, o, lse, &plan, msg,
-                           sizeof msg)) {
+  if (attn_validate_args(&k->desc, args, num_args, &plan, msg, sizeof msg)) {
     setError(err, err_len, where + msg);
     return 1;
   }
-  if (plan.action == ATTN_PLAN_NOTHING)
-    return 0;
-
-  ContextScope scope;
-  CUresult r = scope.enter(k->context);
-  if (r != CUDA_SUCCESS) {
-    setError(err, err_len, where + cudaError("cuCtxSetCurrent", r));
-    return 1;
-  }
-  CUstream s = static_cast<CUstream>(stream);
-  if (plan.action == ATTN_PLAN_FILL_EMPTY) {
-    std::string error;
-    if (!fillEmpty(*k, *o, k->desc.has_lse ? lse : nullptr, s, error)) {
-      setError(err, err_len, where + error);
-      return 1;
-    }
-    return 0;
-  }
-
-  CUdeviceptr ptrs[ATTN_NUM_PTR_PARAMS];
-  int64_t ints[ATTN_NUM_INT_PARAMS];
-  void *params[ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS];
-  for (int i = 0; i < ATTN_NUM_PTR_PARAMS; ++i) {
-    ptrs[i] = (CUdeviceptr)plan.ptrs[i];
-    params[i] = &ptrs[i];
-  }
-  for (int i = 0; i < ATTN_NUM_INT_PARAMS; ++i) {
-    ints[i] = plan.ints[i];
-    params[ATTN_NUM_PTR_PARAMS + i] = &ints[i];
-  }
-  if (tracing()) {
-    char line[512];
-    std::snprintf(line, sizeof line, "cuLaunchKernel %.200s grid %u x %u, block %u, "
-                  "%u bytes shared", k->desc.entry, plan.grid[0], plan.grid[1],
-                  plan.block[0], plan.shared_bytes);
-    trace(line);
-  }
-  r = cuLaunchKernel(k->function, plan.grid[0], plan.grid[1], plan.grid[2],
-                     plan.block[0], plan.block[1], plan.block[2],
-                     plan.shared_bytes, s, params, nullptr);
-  if (r != CUDA_SUCCESS) {
-    char geometry[160];
-    std::snprintf(geometry, sizeof geometry,
-                  " (grid %u x %u x %u, block %u, %u bytes of shared memory)",
-                  plan.grid[0], plan.grid[1], plan.grid[2], plan.block[0],
-                  plan.shared_bytes);
-    setError(err, err_len, where + cudaError("cuLaunchKernel", r) + geometry);
-    return 1;
-  }
-  return 0;
+  const attn_tensor *t[5] = {};
+  for (size_t i = 0; i < num_args; ++i)
+    t[roleFromName(args[i].role)] = &args[i].tensor;
+  return launchV1(*k, t[0], t[1], t[2], t[3], t[4],
+                  static_cast<CUstream>(stream), where, err, err_len);
 }
 
 int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
@@ -501,58 +597,9 @@ int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
     setError(out, out_len, "attn_kernel_info: no kernel or no key");
     return -1;
   }
-  const attn_kernel_desc &d = k->desc;
   std::string kk = key, value;
   auto num = [](int64_t v) { return std::to_string(v); };
-  if (kk == "name")
-    value = d.name;
-  else if (kk == "entry")
-    value = d.entry;
-  else if (kk == "target")
-    value = d.target;
-  else if (kk == "compiler")
-    value = d.compiler;
-  else if (kk == "ptx")
-    value = d.ptx;
-  else if (kk == "cubin")
-    value = d.cubin;
-  else if (kk == "head_dim")
-    value = num(d.head_dim);
-  else if (kk == "value_head_dim")
-    value = num(d.value_head_dim);
-  else if (kk == "dtype" || kk == "element_type")
-    value = attn_dtype_name(d.element_type);
-  else if (kk == "block_m")
-    value = num(d.block_m);
-  else if (kk == "block_n")
-    value = num(d.block_n);
-  else if (kk == "warps")
-    value = num(d.warps);
-  else if (kk == "stages")
-    value = num(d.stages);
-  else if (kk == "threads")
-    value = num(d.threads);
-  else if (kk == "shared_bytes")
-    value = num(d.shared_bytes);
-  else if (kk == "has_lse")
-    value = d.has_lse ? "1" : "0";
-  else if (kk == "scale_log2e") {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.9g", d.scale_log2e);
-    value = buf;
-  } else if (kk == "mask" || kk == "mask_kind")
-    value = d.mask_kind == ATTN_MASK_NONE     ? "none"
-            : d.mask_kind == ATTN_MASK_CAUSAL ? "causal"
-                                              : "window";
-  else if (kk == "alignment")
-    value = d.mask_alignment == ATTN_BOTTOM_RIGHT ? "bottom_right" : "top_left";
-  else if (kk == "window_left" || kk == "left")
-    value = d.mask_kind == ATTN_MASK_WINDOW ? extentText(d.mask_left) : "inf";
-  else if (kk == "window_right" || kk == "right")
-    value = d.mask_kind == ATTN_MASK_WINDOW ? extentText(d.mask_right)
-            : d.mask_kind == ATTN_MASK_CAUSAL ? "0"
-                                              : "inf";
-  else if (kk == "loaded_from")
+  if (kk == "loaded_from")
     value = k->loadedFrom;
   else if (kk == "load_note")
     value = k->loadNote;
@@ -560,7 +607,7 @@ int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
     value = k->deviceName;
   else if (kk == "device_arch")
     value = "sm_" + num(k->ccMajor) + num(k->ccMinor);
-  else {
+  else if (!descInfo(k->desc, kk, value)) {
     setError(out, out_len, "unknown key \"" + kk + "\"");
     return -1;
   }

@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "attn_runtime.h"
-#include "json.h"
+#include "strict_json.h"
+#include "test_support.h"
 
 #include <sys/stat.h>
 
@@ -20,21 +21,9 @@
 #include <utility>
 #include <vector>
 
+using namespace attn_rt_test;
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void check(bool ok, const std::string &what) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    std::printf("FAIL: %s\n", what.c_str());
-  }
-}
-
-bool contains(const std::string &hay, const std::string &needle) {
-  return hay.find(needle) != std::string::npos;
-}
 
 //===----------------------------------------------------------------------===//
 // Metadata documents
@@ -99,69 +88,36 @@ Members without(Members m, const std::string &key) {
   return m;
 }
 
-int parse(const std::string &doc, attn_kernel_desc &d, std::string &msg) {
-  char err[1024];
-  err[0] = '\0';
-  std::memset(&d, 0xAB, sizeof d);
-  int rc = attn_desc_parse_string(doc.data(), doc.size(), "meta.json", &d, err,
-                                  sizeof err);
-  msg = err;
-  return rc;
-}
-
-void expectParses(const std::string &doc, const std::string &what) {
-  attn_kernel_desc d;
-  std::string msg;
-  int rc = parse(doc, d, msg);
-  check(rc == 0, what + ": expected to parse, got: " + msg);
-}
-
-void expectRejected(const std::string &doc, const std::string &what,
-                    const std::vector<std::string> &needles) {
-  attn_kernel_desc d;
-  std::string msg;
-  int rc = parse(doc, d, msg);
-  if (rc == 0) {
-    check(false, what + ": expected a rejection, but it parsed");
-    return;
-  }
-  bool named = contains(msg, "meta.json");
-  check(named, what + ": message does not name the file: " + msg);
-  for (const std::string &n : needles)
-    check(contains(msg, n),
-          what + ": message lacks \"" + n + "\": " + msg);
-}
-
 void testGoodMetadata() {
   attn_kernel_desc d;
   std::string msg;
   int rc = parse(render(goodMembers()), d, msg);
-  check(rc == 0, "good metadata parses: " + msg);
+  CHECK(rc == 0, "good metadata parses: " + msg);
   if (rc != 0)
     return;
-  check(d.format_version == 1, "format_version");
-  check(std::strcmp(d.name, "attn_fwd") == 0, "name");
-  check(std::strcmp(d.entry, "attn_fwd") == 0, "entry");
-  check(std::strcmp(d.target, "sm_90a") == 0, "target");
-  check(std::strcmp(d.compiler, "attn 0.1 (git abc1234), LLVM 22.1.8") == 0,
+  CHECK(d.format_version == 1, "format_version");
+  CHECK(std::strcmp(d.name, "attn_fwd") == 0, "name");
+  CHECK(std::strcmp(d.entry, "attn_fwd") == 0, "entry");
+  CHECK(std::strcmp(d.target, "sm_90a") == 0, "target");
+  CHECK(std::strcmp(d.compiler, "attn 0.1 (git abc1234), LLVM 22.1.8") == 0,
         "compiler");
-  check(std::strcmp(d.ptx, "attn_fwd.ptx") == 0, "ptx");
-  check(std::strcmp(d.cubin, "attn_fwd.cubin") == 0, "cubin");
-  check(d.block_m == 64 && d.block_n == 64 && d.warps == 4 && d.stages == 2 &&
+  CHECK(std::strcmp(d.ptx, "attn_fwd.ptx") == 0, "ptx");
+  CHECK(std::strcmp(d.cubin, "attn_fwd.cubin") == 0, "cubin");
+  CHECK(d.block_m == 64 && d.block_n == 64 && d.warps == 4 && d.stages == 2 &&
             d.threads == 128 && d.shared_bytes == 24576,
         "tile configuration");
-  check(d.head_dim == 64 && d.value_head_dim == 64, "head dims");
-  check(d.element_type == ATTN_F16, "element_type");
-  check(d.has_lse == 1, "has_lse");
-  check(d.scale_log2e > 0.1803368 && d.scale_log2e < 0.1803369,
+  CHECK(d.head_dim == 64 && d.value_head_dim == 64, "head dims");
+  CHECK(d.element_type == ATTN_F16, "element_type");
+  CHECK(d.has_lse == 1, "has_lse");
+  CHECK(d.scale_log2e > 0.1803368 && d.scale_log2e < 0.1803369,
         "scale_log2e");
-  check(d.mask_kind == ATTN_MASK_CAUSAL, "mask kind");
-  check(d.mask_alignment == ATTN_BOTTOM_RIGHT, "mask alignment");
+  CHECK(d.mask_kind == ATTN_MASK_CAUSAL, "mask kind");
+  CHECK(d.mask_alignment == ATTN_BOTTOM_RIGHT, "mask alignment");
 
   // Accepted variants.
   Members g = goodMembers();
   expectParses(render(with(g, "cubin", "null")), "cubin null");
-  check(parse(render(with(g, "cubin", "null")), d, msg) == 0 &&
+  CHECK(parse(render(with(g, "cubin", "null")), d, msg) == 0 &&
             d.cubin[0] == '\0',
         "cubin null gives an empty cubin path");
   expectParses(render(without(g, "cubin")), "cubin absent");
@@ -170,7 +126,7 @@ void testGoodMetadata() {
   expectParses(render(with(g, "mask", "{\"kind\": \"none\", \"alignment\": "
                                       "null, \"left\": null, \"right\": null}")),
                "mask none with nulls");
-  check(parse(render(with(g, "mask",
+  CHECK(parse(render(with(g, "mask",
                           "{\"kind\": \"window\", \"alignment\": \"top_left\", "
                           "\"left\": 128, \"right\": 3}")),
               d, msg) == 0 &&
@@ -178,7 +134,7 @@ void testGoodMetadata() {
             d.mask_alignment == ATTN_TOP_LEFT && d.mask_left == 128 &&
             d.mask_right == 3,
         "window mask parses: " + msg);
-  check(parse(render(with(g, "element_type", "\"bf16\"")), d, msg) == 0 &&
+  CHECK(parse(render(with(g, "element_type", "\"bf16\"")), d, msg) == 0 &&
             d.element_type == ATTN_BF16,
         "bf16 parses");
   expectParses(render(with(g, "future_key", "{\"a\": [1, 2.5e3, null]}")),
@@ -206,33 +162,36 @@ void testMalformedJson() {
     if (rc == 0)
       ++accepted;
     else if (err[0] == '\0')
-      check(false, "truncated at " + std::to_string(len) + ": empty message");
+      CHECK(false, "truncated at " + std::to_string(len) + ": empty message");
   }
-  check(accepted == 0, "every truncation is rejected (" +
+  CHECK(accepted == 0, "every truncation is rejected (" +
                            std::to_string(accepted) + " accepted)");
   expectRejected(good.substr(0, good.size() / 2), "truncated in the middle",
                  {"malformed JSON", "line"});
   expectRejected("", "empty document", {"empty"});
   expectRejected("   \n ", "whitespace only", {"empty"});
-  expectRejected(good + " x", "trailing garbage", {"after the top-level"});
-  expectRejected(good + "{}", "two documents", {"after the top-level"});
+  expectRejected(good + " x", "trailing garbage", {"expected end of input"});
+  expectRejected(good + "{}", "two documents", {"expected end of input"});
   expectRejected("[1, 2]", "array at top level", {"expected an object"});
   expectRejected("{\"a\": 1,}", "trailing comma", {"malformed"});
-  expectRejected("{\"a\": 1 \"b\": 2}", "missing comma", {"','"});
-  expectRejected("{a: 1}", "unquoted key", {"string key"});
+  expectRejected("{\"a\": 1 \"b\": 2}", "missing comma", {"expected '}'"});
+  expectRejected("{a: 1}", "unquoted key", {"object key"});
   expectRejected("{\"a\" 1}", "missing colon", {"':'"});
-  expectRejected("{\"a\": tru}", "bad literal", {"true"});
+  expectRejected("{\"a\": tru}", "bad literal", {"invalid literal"});
   expectRejected("{\"a\": NaN}", "NaN", {"malformed"});
   expectRejected("{\"a\": Infinity}", "Infinity", {"malformed"});
-  expectRejected("{\"a\": 01}", "leading zero", {"leading zeros"});
-  expectRejected("{\"a\": 1.}", "no digit after the point", {"decimal point"});
+  expectRejected("{\"a\": 01}", "leading zero", {"unexpected number"});
+  expectRejected("{\"a\": 1.}", "no digit after the point",
+                 {"expected digit after '.'"});
   expectRejected("{\"a\": 1e}", "no exponent digits", {"exponent"});
   expectRejected("{\"a\": -}", "lone minus", {"digit"});
-  expectRejected("{\"a\": 1e999}", "number out of range", {"out of range"});
-  expectRejected("{\"a\": \"abc}", "unterminated string", {"unterminated"});
+  expectRejected("{\"a\": 1e999}", "number out of range", {"overflow"});
+  expectRejected("{\"a\": \"abc}", "unterminated string",
+                 {"missing closing quote"});
   expectRejected("{\"a\": \"a\tb\"}", "raw tab in a string",
                  {"control character"});
-  expectRejected("{\"a\": \"\\x\"}", "bad escape", {"invalid escape"});
+  expectRejected("{\"a\": \"\\x\"}", "bad escape",
+                 {"forbidden character after backslash"});
   expectRejected("{\"a\": \"\\u12\"}", "short \\u escape", {"hex digits"});
   expectRejected("{\"a\": \"\\ud800\"}", "lone surrogate", {"surrogate"});
   expectRejected("{\"a\": \"\\u0000\"}", "NUL escape", {"\\u0000"});
@@ -245,6 +204,26 @@ void testMalformedJson() {
   expectRejected(std::string("{\"a\": 1}\0", 9), "embedded NUL byte",
                  {"byte 0x00"});
   expectRejected("{\"a\": 1, \"a\": 2}", "duplicate key", {"duplicate key"});
+  expectRejected("{\"mask\": {\"kind\": \"none\",\n \"kind\": \"none\"}}",
+                 "nested duplicate key", {"line 2, column 2", "duplicate key \"mask.kind\""});
+  expectRejected(render(goodMembers()) + std::string("\0{\"x\": 1}", 10),
+                 "a NUL byte after the document", {"byte 0x00"});
+  {
+    // The excerpt nlohmann quotes after an unterminated string is bounded.
+    std::string doc = "{\"a\": \"" + std::string(5000, 'x');
+    attn_kernel_desc d;
+    char err[8192] = {0};
+    CHECK(attn_desc_parse_string(doc.data(), doc.size(), "meta.json", &d, err,
+                                 sizeof err) != 0 &&
+              std::strlen(err) < 300 && contains(err, "missing closing quote"),
+          std::string("short message for an unterminated long string: ") + err);
+    // In-memory documents have the file's size limit too.
+    std::string big = render(goodMembers()) + std::string(1 << 20, ' ');
+    CHECK(attn_desc_parse_string(big.data(), big.size(), "meta.json", &d, err,
+                                 sizeof err) != 0 &&
+              contains(err, "larger than"),
+          std::string("over-large in-memory document: ") + err);
+  }
   expectRejected(std::string(10000, '['), "deep nesting", {"nesting"});
   expectRejected("{\"x\": " + std::string(100, '[') + std::string(100, ']') +
                      "}",
@@ -287,8 +266,8 @@ void testMalformedJson() {
         ++noMessage;
     }
   }
-  check(noMessage == 0, "every rejected corruption has a message");
-  check(rejected > 2500, "most corruptions are rejected (" +
+  CHECK(noMessage == 0, "every rejected corruption has a message");
+  CHECK(rejected > 2500, "most corruptions are rejected (" +
                              std::to_string(rejected) + " of 5000)");
 }
 
@@ -314,7 +293,7 @@ void testKeys() {
     const char *key, *value, *needle;
   } cases[] = {
       {"format_version", "\"1\"", "expected an integer, got a string"},
-      {"format_version", "2", "unsupported format_version 2"},
+      {"format_version", "3", "unsupported format_version 3"},
       {"format_version", "1.0", "non-integral"},
       {"name", "42", "expected a string, got a number"},
       {"name", "\"\"", "must not be empty"},
@@ -333,6 +312,9 @@ void testKeys() {
       {"threads", "4096", "out of range"},
       {"shared_bytes", "-1", "out of range"},
       {"shared_bytes", "99999999999999999999", "out-of-range"},
+      {"shared_bytes", "9223372036854775808", "out-of-range"},
+      {"block_n", "64.0", "non-integral"},
+      {"block_n", "6.4e1", "non-integral"},
       {"head_dim", "[64]", "expected an integer"},
       {"value_head_dim", "0", "out of range"},
       {"element_type", "\"f64\"", "unknown element type \"f64\""},
@@ -379,7 +361,7 @@ void testFiles(const std::string &tmp) {
   attn_kernel_desc d;
   char err[1024];
   std::string missing = tmp + "/does-not-exist.json";
-  check(attn_desc_parse_file(missing.c_str(), &d, err, sizeof err) != 0 &&
+  CHECK(attn_desc_parse_file(missing.c_str(), &d, err, sizeof err) != 0 &&
             contains(err, missing) && contains(err, "cannot open"),
         std::string("missing file is reported with its path: ") + err);
 
@@ -393,63 +375,83 @@ void testFiles(const std::string &tmp) {
     return path;
   };
   std::string good = write("good.json", render(goodMembers()) + "\n");
-  check(attn_desc_parse_file(good.c_str(), &d, err, sizeof err) == 0,
+  CHECK(attn_desc_parse_file(good.c_str(), &d, err, sizeof err) == 0,
         std::string("good file parses: ") + err);
   std::string empty = write("empty.json", "");
-  check(attn_desc_parse_file(empty.c_str(), &d, err, sizeof err) != 0 &&
+  CHECK(attn_desc_parse_file(empty.c_str(), &d, err, sizeof err) != 0 &&
             contains(err, empty),
         std::string("empty file rejected with its path: ") + err);
   std::string binary = write("binary.json", std::string("\x7f" "ELF\0\1\2", 7));
-  check(attn_desc_parse_file(binary.c_str(), &d, err, sizeof err) != 0 &&
+  CHECK(attn_desc_parse_file(binary.c_str(), &d, err, sizeof err) != 0 &&
             contains(err, binary),
         std::string("binary file rejected with its path: ") + err);
   std::string big = write("big.json", std::string((1 << 20) + 10, ' '));
-  check(attn_desc_parse_file(big.c_str(), &d, err, sizeof err) != 0 &&
+  CHECK(attn_desc_parse_file(big.c_str(), &d, err, sizeof err) != 0 &&
             contains(err, "larger than"),
         std::string("huge file rejected: ") + err);
-  check(attn_desc_parse_file(tmp.c_str(), &d, err, sizeof err) != 0,
+  CHECK(attn_desc_parse_file(tmp.c_str(), &d, err, sizeof err) != 0,
         std::string("a directory is rejected: ") + err);
 
   // Messages are truncated to the buffer, never overflow it.
   char small[8];
   std::memset(small, 'X', sizeof small);
   attn_desc_parse_file(missing.c_str(), &d, small, 5);
-  check(small[4] == '\0' && small[5] == 'X', "message truncated to err_len");
-  check(attn_desc_parse_file(missing.c_str(), &d, nullptr, 0) != 0,
+  CHECK(small[4] == '\0' && small[5] == 'X', "message truncated to err_len");
+  CHECK(attn_desc_parse_file(missing.c_str(), &d, nullptr, 0) != 0,
         "NULL err buffer is fine");
 }
 
 void testJsonParser() {
-  using attn_rt::JsonValue;
-  auto parse = [](const std::string &s, JsonValue &v) {
+  using attn_rt::Json;
+  attn_rt::JsonDocument doc;
+  auto parse = [&](const std::string &s) {
     std::string e;
-    return attn_rt::parseJson(s.data(), s.size(), v, e);
+    return attn_rt::parseJson(s.data(), s.size(), doc, e);
   };
-  JsonValue v;
-  check(parse("[0, -0, 1e5, 9223372036854775807, 9223372036854775808, "
-              "-9223372036854775808, -1.5E-3, 12]",
-              v) &&
-            v.array.size() == 8,
+  CHECK(parse("[0, -0, 1e5, 9223372036854775807, 9223372036854775808, "
+              "-9223372036854775808, -1.5E-3, 12, 18446744073709551616]") &&
+            doc.root().size() == 9,
         "numbers parse");
-  if (v.array.size() == 8) {
-    check(v.array[0].isInteger && v.array[0].integer == 0, "0 is an integer");
-    check(v.array[1].isInteger && v.array[1].integer == 0, "-0 is an integer");
-    check(!v.array[2].isInteger && v.array[2].number == 1e5,
+  if (doc.root().size() == 9) {
+    const Json &a = doc.root();
+    CHECK(a[0].is_number_integer() && a[0].get<int64_t>() == 0,
+          "0 is an integer");
+    CHECK(a[1].is_number_integer() && a[1].get<int64_t>() == 0,
+          "-0 is an integer");
+    CHECK(a[2].is_number_float() && a[2].get<double>() == 1e5,
           "1e5 is a number, not an integer");
-    check(v.array[3].isInteger && v.array[3].integer == INT64_MAX, "INT64_MAX");
-    check(!v.array[4].isInteger, "INT64_MAX + 1 is not an integer");
-    check(v.array[5].isInteger && v.array[5].integer == INT64_MIN, "INT64_MIN");
-    check(v.array[6].number == -1.5e-3, "-1.5E-3");
-    check(v.array[7].integer == 12, "12");
+    CHECK(a[3].is_number_integer() && a[3].get<int64_t>() == INT64_MAX,
+          "INT64_MAX");
+    CHECK(a[4].is_number_unsigned() &&
+              a[4].get<uint64_t>() == (uint64_t)INT64_MAX + 1,
+          "INT64_MAX + 1 is an unsigned integer (the reader refuses it)");
+    CHECK(a[5].is_number_integer() && a[5].get<int64_t>() == INT64_MIN,
+          "INT64_MIN");
+    CHECK(a[6].get<double>() == -1.5e-3, "-1.5E-3");
+    CHECK(a[7].get<int64_t>() == 12, "12");
+    CHECK(a[8].is_number_float(), "2^64 is no longer an integer");
   }
-  check(parse("{\"s\": \"\\u00e9\\ud83d\\ude00\"}", v) &&
-            v.find("s") && v.find("s")->str == "\xc3\xa9\xf0\x9f\x98\x80",
+  CHECK(parse("{\"s\": \"\\u00e9\\ud83d\\ude00\"}") &&
+            doc.root()["s"] == "\xc3\xa9\xf0\x9f\x98\x80",
         "\\u escapes decode to UTF-8");
-  check(parse(std::string(60, '[') + std::string(60, ']'), v),
+  CHECK(parse(std::string(60, '[') + std::string(60, ']')),
         "60 levels of nesting are fine");
-  check(parse("{\"a\": {\"b\": [true, false, null]}}", v) &&
-            v.find("a")->find("b")->array[1].kind == JsonValue::Bool,
+  CHECK(parse("{\"a\": {\"b\": [true, false, null]}}") &&
+            doc.root()["a"]["b"][1].is_boolean(),
         "nested values");
+
+  // Every value remembers where it starts.
+  CHECK(parse("{\"a\": 1,\n \"b\": [10, {\"c\": \"x\"}],\n\t\"d\" : -2.5}"),
+        "positions document parses");
+  CHECK(doc.where("") == "line 1, column 1", "root position: " + doc.where(""));
+  CHECK(doc.where("a") == "line 1, column 7", "a: " + doc.where("a"));
+  CHECK(doc.where("b") == "line 2, column 7", "b: " + doc.where("b"));
+  CHECK(doc.where("b[0]") == "line 2, column 8", "b[0]: " + doc.where("b[0]"));
+  CHECK(doc.where("b[1]") == "line 2, column 12", "b[1]: " + doc.where("b[1]"));
+  CHECK(doc.where("b[1].c") == "line 2, column 18",
+        "b[1].c: " + doc.where("b[1].c"));
+  CHECK(doc.where("d") == "line 3, column 8", "d: " + doc.where("d"));
+  CHECK(doc.where("e").empty(), "no position for a missing key");
 }
 
 //===----------------------------------------------------------------------===//
@@ -517,12 +519,12 @@ void expectInvalid(const attn_kernel_desc &d, const Launch &l,
   std::string msg;
   attn_launch_plan plan;
   if (validate(d, l, &plan, msg) == 0) {
-    check(false, "launch check '" + what + "': expected a rejection");
+    CHECK(false, "launch check '" + what + "': expected a rejection");
     return;
   }
-  check(!msg.empty(), "launch check '" + what + "': empty message");
+  CHECK(!msg.empty(), "launch check '" + what + "': empty message");
   for (const std::string &n : needles)
-    check(contains(msg, n),
+    CHECK(contains(msg, n),
           "launch check '" + what + "': message lacks \"" + n + "\": " + msg);
 }
 
@@ -535,14 +537,14 @@ void testValidation() {
   {
     Launch l = goodLaunch();
     int rc = validate(d, l, &plan, msg);
-    check(rc == 0, "good launch is valid: " + msg);
-    check(plan.action == ATTN_PLAN_LAUNCH, "good launch launches");
-    check(plan.grid[0] == 2 && plan.grid[1] == 16 && plan.grid[2] == 1,
+    CHECK(rc == 0, "good launch is valid: " + msg);
+    CHECK(plan.action == ATTN_PLAN_LAUNCH, "good launch launches");
+    CHECK(plan.grid[0] == 2 && plan.grid[1] == 16 && plan.grid[2] == 1,
           "grid (ceil(100 / 64), 2 * 8, 1)");
-    check(plan.block[0] == 128 && plan.block[1] == 1 && plan.block[2] == 1,
+    CHECK(plan.block[0] == 128 && plan.block[1] == 1 && plan.block[2] == 1,
           "block (128, 1, 1)");
-    check(plan.shared_bytes == 24576, "shared bytes");
-    check(plan.ptrs[0] == 0x10000000 && plan.ptrs[1] == 0x20000000 &&
+    CHECK(plan.shared_bytes == 24576, "shared bytes");
+    CHECK(plan.ptrs[0] == 0x10000000 && plan.ptrs[1] == 0x20000000 &&
               plan.ptrs[2] == 0x30000000 && plan.ptrs[3] == 0x40000000 &&
               plan.ptrs[4] == 0x50000000,
           "pointer parameters in order q, k, v, o, lse");
@@ -555,8 +557,8 @@ void testValidation() {
     bool same = true;
     for (int i = 0; i < 19; ++i)
       same &= plan.ints[i] == want[i];
-    check(same, "integer parameters B, Hq, Hkv, Nq, Nk and strides in order");
-    check(validate(d, l, nullptr, msg) == 0, "plan may be NULL");
+    CHECK(same, "integer parameters B, Hq, Hkv, Nq, Nk and strides in order");
+    CHECK(validate(d, l, nullptr, msg) == 0, "plan may be NULL");
   }
 
   // Kernel without LSE: lse must be NULL, and its parameters are 0.
@@ -564,7 +566,7 @@ void testValidation() {
     attn_kernel_desc nl = goodDesc(false);
     Launch l = goodLaunch();
     l.passLse = false;
-    check(validate(nl, l, &plan, msg) == 0 && plan.ptrs[4] == 0 &&
+    CHECK(validate(nl, l, &plan, msg) == 0 && plan.ptrs[4] == 0 &&
               plan.ints[17] == 0 && plan.ints[18] == 0,
           "no-LSE kernel: lse = 0 in the parameters: " + msg);
     l.passLse = true;
@@ -575,18 +577,18 @@ void testValidation() {
   {
     Launch l = goodLaunch(2, 8, 2, 0, 300);
     l.q.ptr = l.o.ptr = l.lse.ptr = 0;
-    check(validate(d, l, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
+    CHECK(validate(d, l, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
           "Nq = 0 launches nothing: " + msg);
     l = goodLaunch(0, 8, 2, 100, 300);
-    check(validate(d, l, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
+    CHECK(validate(d, l, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
           "B = 0 launches nothing: " + msg);
     l = goodLaunch(2, 8, 2, 100, 0);
     l.k.ptr = l.v.ptr = 0; // empty tensors may have no storage
-    check(validate(d, l, &plan, msg) == 0 &&
+    CHECK(validate(d, l, &plan, msg) == 0 &&
               plan.action == ATTN_PLAN_FILL_EMPTY,
           "Nk = 0 fills O and LSE without a kernel: " + msg);
     l = goodLaunch(2, 8, 2, 0, 0);
-    check(validate(d, l, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
+    CHECK(validate(d, l, &plan, msg) == 0 && plan.action == ATTN_PLAN_NOTHING,
           "Nq = Nk = 0 launches nothing: " + msg);
   }
 
@@ -596,7 +598,7 @@ void testValidation() {
     l.q.strides[0] = 3;
     l.q.strides[2] = 5;
     l.o.strides[0] = 0;
-    check(validate(d, l, &plan, msg) == 0,
+    CHECK(validate(d, l, &plan, msg) == 0,
           "strides of extent-1 dims are not checked: " + msg);
   }
 
@@ -607,7 +609,7 @@ void testValidation() {
     Launch l = goodLaunch();
     for (attn_tensor *t : {&l.q, &l.k, &l.v, &l.o})
       t->dtype = ATTN_F32;
-    check(validate(f, l, &plan, msg) == 0, "f32 launch is valid: " + msg);
+    CHECK(validate(f, l, &plan, msg) == 0, "f32 launch is valid: " + msg);
     l.q.strides[2] = 66; // 264 bytes
     expectInvalid(f, l, "f32 row stride of 66 elements", {"q", "264 bytes"});
   }
@@ -734,7 +736,7 @@ void testValidation() {
     Launch l = goodLaunch(2, 32768, 1, 100, 300);
     expectInvalid(d, l, "B * Hq = 65536", {"65535"});
     l = goodLaunch(1, 65535, 1, 10, 10);
-    check(validate(d, l, &plan, msg) == 0 && plan.grid[1] == 65535,
+    CHECK(validate(d, l, &plan, msg) == 0 && plan.grid[1] == 65535,
           "B * Hq = 65535 is allowed: " + msg);
     l = goodLaunch(1, 1, 1, (int64_t)1 << 31, 10);
     expectInvalid(d, l, "Nq = 2^31", {"32 bits"});
@@ -748,17 +750,19 @@ void testValidation() {
   {
     Launch l = goodLaunch();
     char err[256];
-    check(attn_validate_launch(&d, nullptr, &l.k, &l.v, &l.o, &l.lse, &plan,
+    CHECK(attn_validate_launch(&d, nullptr, &l.k, &l.v, &l.o, &l.lse, &plan,
                                err, sizeof err) != 0 &&
               contains(err, "q is NULL"),
           "NULL q");
-    check(attn_validate_launch(nullptr, &l.q, &l.k, &l.v, &l.o, &l.lse, &plan,
+    CHECK(attn_validate_launch(nullptr, &l.q, &l.k, &l.v, &l.o, &l.lse, &plan,
                                err, sizeof err) != 0,
           "NULL description");
   }
 }
 
 } // namespace
+
+using namespace attn_rt_test;
 
 int main(int argc, char **argv) {
   std::string tmp = argc > 1 ? argv[1] : "/tmp/attn_runtime_test";
@@ -768,6 +772,7 @@ int main(int argc, char **argv) {
   testKeys();
   testFiles(tmp);
   testValidation();
+  testFormatVersion2();
   std::printf("attn_runtime_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }
