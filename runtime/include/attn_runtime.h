@@ -160,7 +160,7 @@ typedef enum {
  * documents beyond them (with a message naming the key). */
 #define ATTN_MAX_RANK 4        /* what attn_tensor holds */
 #define ATTN_MAX_BUFFERS 16
-#define ATTN_MAX_SIZE_PAIRS 64 /* entries of equal_sizes, of divisible_sizes */
+#define ATTN_MAX_SIZE_PAIRS 64 /* entries of each of equal_sizes, divisible_sizes, broadcast_sizes */
 #define ATTN_BUFFER_NAME_LEN 48 /* all nine roles joined by "+" fit */
 
 /* One kernel argument of format_version 2. */
@@ -184,7 +184,8 @@ typedef struct {
 } attn_size_ref;
 
 /* equal_sizes: first == second. divisible_sizes: first (the divisor) > 0
- * and second % first == 0. */
+ * and second % first == 0. broadcast_sizes: first == 1 or first == second
+ * (a dimension that broadcasts, such as a bias's batch). */
 typedef struct {
   attn_size_ref first, second;
 } attn_size_pair;
@@ -227,6 +228,9 @@ typedef struct {
   attn_buffer_desc buffers[ATTN_MAX_BUFFERS]; /* in argument order */
   attn_size_pair equal_sizes[ATTN_MAX_SIZE_PAIRS];
   attn_size_pair divisible_sizes[ATTN_MAX_SIZE_PAIRS];
+  /* Appended after the arrays above (their offsets are unchanged). */
+  int32_t num_broadcast_sizes;
+  attn_size_pair broadcast_sizes[ATTN_MAX_SIZE_PAIRS];
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the

@@ -120,8 +120,11 @@ private:
   bool readStaticShape(const Json &v, const std::string &path,
                        attn_buffer_desc &b);
   bool checkRoleCounts(const attn_kernel_desc &d);
+  /// `optional`: an absent key is an empty list (broadcast_sizes, which
+  /// documents of kernels without broadcast dimensions may leave out).
   bool readSizePairs(const char *key, const attn_kernel_desc &d,
-                     attn_size_pair *pairs, int32_t &count);
+                     attn_size_pair *pairs, int32_t &count,
+                     bool optional = false);
   bool readSizeRef(const Json &v, const std::string &path,
                    const attn_kernel_desc &d, attn_size_ref &ref);
   bool checkParamsV2(const attn_kernel_desc &d);
@@ -525,7 +528,11 @@ bool DescReader::readSizeRef(const Json &v, const std::string &path,
 }
 
 bool DescReader::readSizePairs(const char *key, const attn_kernel_desc &d,
-                               attn_size_pair *pairs, int32_t &count) {
+                               attn_size_pair *pairs, int32_t &count,
+                               bool optional) {
+  count = 0;
+  if (optional && !doc.root().contains(key))
+    return true;
   const Json *v = get(doc.root(), "", key);
   if (!v)
     return false;
@@ -616,6 +623,8 @@ bool DescReader::readV2(attn_kernel_desc &d) {
       !readSizePairs("equal_sizes", d, d.equal_sizes, d.num_equal_sizes) ||
       !readSizePairs("divisible_sizes", d, d.divisible_sizes,
                      d.num_divisible_sizes) ||
+      !readSizePairs("broadcast_sizes", d, d.broadcast_sizes,
+                     d.num_broadcast_sizes, /*optional=*/true) ||
       !checkStringArray("grid", kExpectedGridV2, 3, /*ignoreSpaces=*/true) ||
       !checkParamsV2(d))
     return false;

@@ -232,6 +232,16 @@ bool ArgsValidator::checkContract() {
                   std::to_string(dividend) + " is not a multiple of " +
                   sizeName(p.first) + " = " + std::to_string(divisor));
   }
+  // A broadcast dimension is read at index 0 when its extent is 1 and at
+  // the full dimension's index otherwise: any other extent would read
+  // outside it.
+  for (int32_t i = 0; i < d.num_broadcast_sizes; ++i) {
+    const attn_size_pair &p = d.broadcast_sizes[i];
+    if (size(p.first) != 1 && size(p.first) != size(p.second))
+      return fail("broadcast_sizes: " + sizeName(p.first) + " = " +
+                  std::to_string(size(p.first)) + " is neither 1 nor " +
+                  sizeName(p.second) + " = " + std::to_string(size(p.second)));
+  }
   return true;
 }
 
@@ -422,6 +432,7 @@ bool checkDescBounds(const attn_kernel_desc &d, std::string &error) {
   bool ok = inRange(d.num_buffers, 1, ATTN_MAX_BUFFERS) &&
             inRange(d.num_equal_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
             inRange(d.num_divisible_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
+            inRange(d.num_broadcast_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
             inRange(d.block_m, 1, 1024) && inRange(d.threads, 1, 1024);
   int32_t qRank = 0;
   for (int32_t b = 0; ok && b < d.num_buffers; ++b) {
@@ -445,6 +456,9 @@ bool checkDescBounds(const attn_kernel_desc &d, std::string &error) {
   for (int32_t i = 0; ok && i < d.num_divisible_sizes; ++i)
     ok = refOk(d.divisible_sizes[i].first) &&
          refOk(d.divisible_sizes[i].second);
+  for (int32_t i = 0; ok && i < d.num_broadcast_sizes; ++i)
+    ok = refOk(d.broadcast_sizes[i].first) &&
+         refOk(d.broadcast_sizes[i].second);
   if (!ok)
     error = "the kernel description has counts, indices or a q buffer "
             "that no parsed description has (built by hand?)";

@@ -970,6 +970,49 @@ void testEmptyProblems() {
                 {"q.size0 = 2 but k.size0 = 1"});
 }
 
+/// A bias [B or 1, Hq or 1, Nq, Nk]: its batch and head extents broadcast
+/// (broadcast_sizes), the others are the contract's equalities.
+void testBroadcastSizes() {
+  Json j = realV2();
+  Json b = j["buffers"];
+  b.push_back(buffer({"bias"}, "f16", 4, {-1, -1, -1, -1}, "read", 2));
+  j = withBuffers(j, b);
+  Json eq = j["equal_sizes"];
+  eq.push_back({"q.size2", "bias.size2"});
+  eq.push_back({"k.size2", "bias.size3"});
+  j["equal_sizes"] = eq;
+  j["broadcast_sizes"] = parsed(R"([["bias.size0","q.size0"],["bias.size1","q.size1"]])");
+  const attn_kernel_desc d = descOf(j);
+  CHECK(d.num_broadcast_sizes == 2 && d.broadcast_sizes[1].first.buffer == 5 &&
+            d.broadcast_sizes[1].first.dim == 1 &&
+            d.broadcast_sizes[1].second.buffer == 0,
+        "broadcast_sizes parsed");
+  for (auto [bb, hb, ok] : {std::tuple{1, 1, true}, std::tuple{2, 8, true},
+                            std::tuple{1, 8, true}, std::tuple{2, 1, true},
+                            std::tuple{3, 8, false}, std::tuple{2, 4, false}}) {
+    Args a = goodArgs();
+    a.add("bias", contiguous(0x60000000, {bb, hb, 100, 300}, ATTN_F16));
+    std::string msg;
+    int rc = validate(d, a, nullptr, msg);
+    std::string what = "bias [" + std::to_string(bb) + ", " +
+                       std::to_string(hb) + ", Nq, Nk] with B = 2, Hq = 8";
+    CHECK((rc == 0) == ok, what + (ok ? " is accepted" : " is refused") +
+                               (msg.empty() ? "" : ": " + msg));
+    if (!ok)
+      CHECK(msg.find("broadcast_sizes: bias.size") != std::string::npos &&
+                msg.find("is neither 1 nor q.size") != std::string::npos,
+            what + ": the message names the broadcast rule: " + msg);
+  }
+  // The key is optional (no broadcast dimensions), but not malformed.
+  Json bad = j;
+  bad["broadcast_sizes"] = parsed(R"([["bias.size0"]])");
+  std::string msg;
+  attn_kernel_desc out;
+  CHECK(parse(text(bad), out, msg) != 0 &&
+            msg.find("broadcast_sizes[0]") != std::string::npos,
+        "a one-element broadcast_sizes entry is refused: " + msg);
+}
+
 void testKVAndRepeatedRoles() {
   const attn_kernel_desc kv = descOf(kvV2());
   Args a = goodArgs();
@@ -1143,6 +1186,7 @@ void testFormatVersion2() {
   testPlan();
   testLaunchRules();
   testEmptyProblems();
+  testBroadcastSizes();
   testKVAndRepeatedRoles();
   testVersionCrossing();
 }
