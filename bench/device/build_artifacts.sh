@@ -21,6 +21,9 @@ chip=${2:-sm_90a}
 tool=build/bin/attn-compile
 rm -rf "$out" && mkdir -p "$out/src"
 : > "$out/compile_times.txt"
+# The runtime is built on the GPU machine, which has no nlohmann-json
+# package: carry this machine's header (Debian's nlohmann-json3-dev).
+mkdir -p .device/include && cp -r /usr/include/nlohmann .device/include/
 declare -A masks=(
   [none]=""
   [causal_tl]="mask = #attn.mask<causal, top_left>"

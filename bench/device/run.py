@@ -569,7 +569,8 @@ def runtime_checks(kernel, meta, device):
             out.append({"check": what, "pass": False, "message": "launched"})
         except LaunchError as e:
             msg = str(e)
-            ok = needle in msg and bool(torch.isnan(o).all().item())
+            needles = needle if isinstance(needle, tuple) else (needle,)
+            ok = any(n in msg for n in needles) and bool(torch.isnan(o).all().item())
             out.append({"check": what, "pass": ok, "message": msg})
 
     wrong = torch.float16 if meta.dtype != "f16" else torch.bfloat16
@@ -577,7 +578,7 @@ def runtime_checks(kernel, meta, device):
     qbig = torch.empty(q.numel() + 8, dtype=q.dtype, device=device)
     qmis = qbig[1:1 + q.numel()].view(q.shape)
     expect_refusal("misaligned q", "aligned", qmis, k, v, o, lse)
-    expect_refusal("wrong head dim", "head dim", q[..., : meta.d // 2], k, v, o, lse)
+    expect_refusal("wrong head dim", ("head dim", "dim 3 is"), q[..., : meta.d // 2], k, v, o, lse)
     if meta.has_lse:
         expect_refusal("missing lse", "lse", q, k, v, o, None)
     else:
