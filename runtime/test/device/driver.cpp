@@ -65,12 +65,15 @@ struct Tensor {
 struct Problem {
   int64_t B, Hq, Hkv, Nq, Nk;
   Tensor q, k, v, o, lse;
-  Problem(int64_t B, int64_t Hq, int64_t Hkv, int64_t Nq, int64_t Nk)
+  // oPad: O's row padding; 2 (260-byte rows) for format 2, whose O needs
+  // 4-byte rows only; format 1 holds every tensor to 16-byte strides.
+  Problem(int64_t B, int64_t Hq, int64_t Hkv, int64_t Nq, int64_t Nk,
+          int64_t oPad = 2)
       : B(B), Hq(Hq), Hkv(Hkv), Nq(Nq), Nk(Nk),
         q({B, Hq, Nq, 128}, {0, 1, 0, 8}, ATTN_F16),  // row stride 136
         k({B, Hkv, Nk, 128}, {0, 0, 0, 0}, ATTN_F16),
         v({B, Hkv, Nk, 128}, {1, 0, 0, 8}, ATTN_F16),
-        o({B, Hq, Nq, 128}, {0, 0, 0, 2}, ATTN_F16),  // row stride 130 (260 bytes)
+        o({B, Hq, Nq, 128}, {0, 0, 0, oPad}, ATTN_F16),  // row stride 128 + oPad
         lse({B, Hq, Nq}, {0, 0, 3}, ATTN_F32) {
     for (Tensor *t : {&q, &k, &v, &o, &lse}) t->alloc();
     for (size_t i = 0; i < q.elems; ++i) q.host[i] = (float)((i * 7) % 29) - 14;
@@ -131,7 +134,7 @@ int main(int argc, char **argv) {
 
   auto run = [&](attn_kernel *kern, const char *what, int64_t B, int64_t Hq, int64_t Hkv, int64_t Nq,
                  int64_t Nk, int form) {
-    Problem p(B, Hq, Hkv, Nq, Nk);
+    Problem p(B, Hq, Hkv, Nq, Nk, kern == v1 ? 8 : 2);
     int rc;
     if (form == 0) { // by role
       std::vector<attn_arg> args = {{"lse", p.lse.t}, {"o", p.o.t}, {"v", p.v.t}, {"k", p.k.t}, {"q", p.q.t}};
