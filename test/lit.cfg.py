@@ -42,6 +42,10 @@ for candidate in ["/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"]:
         ptxas = candidate
 if ptxas:
     config.available_features.add("ptxas")
+    # Kernels that call a libdevice function need the toolkit (attn-compile
+    # refuses them otherwise): the one ptxas belongs to.
+    config.environment["CUDA_HOME"] = os.environ.get(
+        "CUDA_HOME", os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
     config.substitutions.append(("%ptxas", ptxas))
 
 # The runtime's device-free test (metadata parser and launch checks).

@@ -3,9 +3,7 @@
 # machine, into DIR (default: .device/artifacts):
 #  - attn_<dt>_d<D>_<mask>: f16 and bf16; D = 64, 128, 256; masks none,
 #    causal (top-left and bottom-right) and a bottom-right sliding window;
-#    default configurations, the GPU lowering of layouts and patterns;
-#  - tpl_<same>: the same kernels from the first (template) lowering, timed
-#    in the same run (the harness pairs them by name);
+#    default configurations;
 #  - default kernels of other shapes (no LSE, D != Dv, D = 192);
 #  - mod_<...>: score modifications (softcap, bias full and broadcast,
 #    ALiBi, a score_mod, a mask_mod), each with <name>.harness.json saying
@@ -31,20 +29,20 @@ declare -A masks=(
   [window_br]="mask = #attn.mask<window, bottom_right, left = 256, right = 0>"
 )
 
-# compile NAME SRC LOWERING
+# compile NAME SRC
 compile() {
-  local name=$1 src=$2 lowering=$3 start end
+  local name=$1 src=$2 start end
   start=$(date +%s.%N)
-  "$tool" "$src" --chip="$chip" --cubin --lowering="$lowering" -o "$out" > /dev/null
+  "$tool" "$src" --chip="$chip" --cubin -o "$out" > /dev/null
   end=$(date +%s.%N)
   echo "$name $(echo "$end - $start" | bc)" >> "$out/compile_times.txt"
 }
 
-# emit_shape NAME DTYPE D DV LSE(yes|no) MASK LOWERING [EXTRA_ATTRS] [MODS...]
+# emit_shape NAME DTYPE D DV LSE(yes|no) MASK [EXTRA_ATTRS] [MODS...]
 # MODS: bias=full|b1|h1|b1h1 (a bias operand of that broadcast shape),
 # alibi, and the raw text of regions after the op (score_mod/mask_mod).
 emit_shape() {
-  local name=$1 dt=$2 d=$3 dv=$4 lse=$5 m=$6 lowering=$7 extra=${8:-} bias=${9:-} alibi=${10:-} regions=${11:-}
+  local name=$1 dt=$2 d=$3 dv=$4 lse=$5 m=$6 extra=${7:-} bias=${8:-} alibi=${9:-} regions=${10:-}
   local attrs=${masks[$m]}
   [ -n "$extra" ] && attrs="${attrs:+$attrs, }$extra"
   local lsearg="" outs="outs(%o : memref<?x?x?x${dv}x${dt}>)" extraargs="" extraops=""
@@ -71,12 +69,12 @@ func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
   return
 }
 MLIR
-  compile "$name" "$src" "$lowering"
+  compile "$name" "$src"
 }
 
-# emit NAME DTYPE D MASK LOWERING: D = Dv, with LSE.
+# emit NAME DTYPE D MASK: D = Dv, with LSE.
 emit() {
-  emit_shape "$1" "$2" "$3" "$3" yes "$4" "$5"
+  emit_shape "$1" "$2" "$3" "$3" yes "$4"
 }
 
 # harness NAME JSON: what the harness needs to know about a kernel that the
@@ -88,20 +86,18 @@ harness() {
 for dt in f16 bf16; do
   for d in 64 128 256; do
     for m in none causal_tl causal_br window_br; do
-      emit "attn_${dt}_d${d}_${m}" $dt $d $m patterns
-      emit "tpl_${dt}_d${d}_${m}" $dt $d $m template
-      harness "tpl_${dt}_d${d}_${m}" '{"peers": false, "pair_of": "attn_'"${dt}_d${d}_${m}"'"}'
+      emit "attn_${dt}_d${d}_${m}" $dt $d $m
     done
   done
 done
 # Correctness of the other default shapes (timed too, outside the
 # benchmark's D = Dv matrix): no LSE output, D != Dv, D = 192.
-emit_shape attn_f16_d128_none_nolse f16 128 128 no none patterns
-emit_shape attn_f16_d128_causal_tl_nolse f16 128 128 no causal_tl patterns
-emit_shape attn_f16_d64v128_causal_tl f16 64 128 yes causal_tl patterns
-emit_shape attn_f16_d128v64_none f16 128 64 yes none patterns
-emit_shape attn_f16_d192v64_causal_br f16 192 64 yes causal_br patterns
-emit_shape attn_f16_d192_none f16 192 192 yes none patterns
+emit_shape attn_f16_d128_none_nolse f16 128 128 no none
+emit_shape attn_f16_d128_causal_tl_nolse f16 128 128 no causal_tl
+emit_shape attn_f16_d64v128_causal_tl f16 64 128 yes causal_tl
+emit_shape attn_f16_d128v64_none f16 128 64 yes none
+emit_shape attn_f16_d192v64_causal_br f16 192 64 yes causal_br
+emit_shape attn_f16_d192_none f16 192 192 yes none
 
 # Score modifications (D = 128, and softcap at D = 64), the new lowering.
 relpos='score_mod {
@@ -124,24 +120,24 @@ docmask='mask_mod {
   }'
 for dt in f16 bf16; do
   for d in 64 128; do
-    emit_shape "mod_${dt}_d${d}_softcap" $dt $d $d yes none patterns "softcap = 30.0 : f64"
+    emit_shape "mod_${dt}_d${d}_softcap" $dt $d $d yes none "softcap = 30.0 : f64"
     harness "mod_${dt}_d${d}_softcap" '{"mods": {"softcap": 30.0}, "flex": true, "base": "attn_'"${dt}_d${d}"'_none"}'
   done
-  emit_shape "mod_${dt}_d128_bias" $dt 128 128 yes none patterns "" full
+  emit_shape "mod_${dt}_d128_bias" $dt 128 128 yes none "" full
   harness "mod_${dt}_d128_bias" '{"mods": {"bias": "full"}, "flex": true, "base": "attn_'"${dt}"'_d128_none"}'
 done
-emit_shape mod_f16_d128_softcap_causal_br f16 128 128 yes causal_br patterns "softcap = 30.0 : f64"
+emit_shape mod_f16_d128_softcap_causal_br f16 128 128 yes causal_br "softcap = 30.0 : f64"
 harness mod_f16_d128_softcap_causal_br '{"mods": {"softcap": 30.0}, "flex": true, "base": "attn_f16_d128_causal_br"}'
-emit_shape mod_f16_d128_bias_b1 f16 128 128 yes causal_tl patterns "" b1
+emit_shape mod_f16_d128_bias_b1 f16 128 128 yes causal_tl "" b1
 harness mod_f16_d128_bias_b1 '{"mods": {"bias": "b1"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
-emit_shape mod_f16_d128_bias_b1h1 f16 128 128 yes none patterns "" b1h1
+emit_shape mod_f16_d128_bias_b1h1 f16 128 128 yes none "" b1h1
 harness mod_f16_d128_bias_b1h1 '{"mods": {"bias": "b1h1"}, "flex": true, "base": "attn_f16_d128_none"}'
-emit_shape mod_bf16_d128_alibi_causal_br bf16 128 128 yes causal_br patterns "" "" alibi
+emit_shape mod_bf16_d128_alibi_causal_br bf16 128 128 yes causal_br "" "" alibi
 harness mod_bf16_d128_alibi_causal_br '{"mods": {"alibi": true}, "flex": true, "base": "attn_bf16_d128_causal_br"}'
-emit_shape mod_f16_d128_relpos f16 128 128 yes none patterns "" "" "" "$relpos"
+emit_shape mod_f16_d128_relpos f16 128 128 yes none "" "" "" "$relpos"
 harness mod_f16_d128_relpos '{"mods": {"score_mod": "relpos"}, "flex": true, "base": "attn_f16_d128_none"}'
-emit_shape mod_f16_d128_docmask f16 128 128 yes causal_tl patterns "" "" "" "$docmask"
+emit_shape mod_f16_d128_docmask f16 128 128 yes causal_tl "" "" "" "$docmask"
 harness mod_f16_d128_docmask '{"mods": {"mask_mod": "doc256"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
-emit_shape mod_bf16_d64_all bf16 64 64 yes causal_br patterns "softcap = 20.0 : f64" h1 alibi "$relpos $docmask"
+emit_shape mod_bf16_d64_all bf16 64 64 yes causal_br "softcap = 20.0 : f64" h1 alibi "$relpos $docmask"
 harness mod_bf16_d64_all '{"mods": {"softcap": 20.0, "bias": "h1", "alibi": true, "score_mod": "relpos", "mask_mod": "doc256"}, "flex": false}'
 cat "$out/compile_times.txt"

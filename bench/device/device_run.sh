@@ -11,13 +11,7 @@ commit=${1:-unknown}; shift || true
 out=${OUT:-/tmp/out}
 res=/tmp/attn-results
 mkdir -p "$out" "$res"
-# The GPU machine has no nlohmann-json package: build_artifacts.sh copies
-# this machine's header next to the artifacts.
-nlohmann=${ATTN_NLOHMANN_INCLUDE_DIR:-$(pwd)/.device/include}
-cmake -S runtime -B /tmp/brt -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DATTN_NLOHMANN_INCLUDE_DIR="$nlohmann" > /tmp/rt-build.log 2>&1 \
-  && cmake --build /tmp/brt >> /tmp/rt-build.log 2>&1 \
-  || { cat /tmp/rt-build.log; exit 2; }
+bash bench/device/build_runtime.sh /tmp/brt || exit 2
 # The runtime's own end-to-end test (hand-written kernels of each ABI).
 bash runtime/test/device/run.sh /tmp/brt /tmp/rt-device > "$res/runtime-device-test.txt" 2>&1
 echo "runtime device test: exit $? ($(tail -1 "$res/runtime-device-test.txt"))"

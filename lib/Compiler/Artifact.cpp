@@ -73,6 +73,18 @@ mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
     ptx = withCubin ? "" : object;
   if (ptx.empty())
     return emitError(module.getLoc()) << "the NVVM target produced no PTX";
+  // A math function without an instruction is a libdevice call, which the
+  // NVVM target links from the CUDA toolkit it finds (--toolkit, CUDA_HOME
+  // or its default path); without one the call stays an undefined extern
+  // and the kernel would not load.
+  for (StringRef line : llvm::split(ptx, '\n'))
+    if (line.starts_with(".extern .func")) {
+      StringRef callee = line.rsplit(' ').second.trim();
+      return emitError(module.getLoc())
+             << "the kernel calls " << callee
+             << ", a libdevice function, and no libdevice was linked: pass "
+                "the CUDA toolkit directory (--toolkit, or set CUDA_HOME)";
+    }
   out.ptx = std::move(ptx);
   if (withCubin)
     out.cubin = std::move(object);
@@ -139,9 +151,8 @@ static llvm::json::Array bufferParams(DictionaryAttr launch) {
 std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
                                    const KernelInfo &kernel,
                                    StringRef ptxFile, StringRef cubinFile) {
-  bool v2 = kernel.launch && kernel.launch.get("buffers");
   llvm::json::Object obj{
-      {"format_version", v2 ? 2 : 1},
+      {"format_version", 2},
       {"name", kernel.name},
       {"entry", kernel.name},
       {"target", artifacts.chip},
@@ -149,18 +160,11 @@ std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
                        LLVM_VERSION_STRING},
       {"ptx", ptxFile},
       {"cubin", cubinFile.empty() ? llvm::json::Value(nullptr)
-                                  : llvm::json::Value(cubinFile)}};
-  if (v2) {
-    obj["grid"] = llvm::json::Array{"ceildiv(q.size2, block_m)",
-                                    "q.size0 * q.size1", "1"};
+                                  : llvm::json::Value(cubinFile)},
+      {"grid", llvm::json::Array{"ceildiv(q.size2, block_m)",
+                                 "q.size0 * q.size1", "1"}}};
+  if (kernel.launch && kernel.launch.get("buffers"))
     obj["params"] = bufferParams(kernel.launch);
-  } else {
-    obj["grid"] = llvm::json::Array{"ceildiv(Nq, block_m)", "B * Hq", "1"};
-    obj["params"] = llvm::json::Array{
-        "q",    "k",    "v",    "o",    "lse",  "B",      "Hq",    "Hkv",
-        "Nq",   "Nk",   "q_sb", "q_sh", "q_sr", "k_sb",   "k_sh",  "k_sr",
-        "v_sb", "v_sh", "v_sr", "o_sb", "o_sh", "o_sr",   "lse_sb", "lse_sh"};
-  }
   if (kernel.launch)
     for (NamedAttribute entry : kernel.launch)
       if (entry.getName() != "format_version")

@@ -125,23 +125,17 @@ void mlir::attn::buildAttnToKernelsPipeline(
   pm.addPass(createCSEPass());
 
   // 3. Kernels in a gpu.module, for the chosen target.
-  if (options.lowering == "template") {
-    ConvertAttnTemplateToNVVMOptions convert;
-    convert.maxSharedBytes = getMaxSharedBytes(options.chip);
-    pm.addPass(createConvertAttnTemplateToNVVM(convert));
-  } else {
-    AttnAssignLayoutsOptions layouts;
-    layouts.chip = options.chip;
-    pm.addPass(createAttnAssignLayouts(layouts));
-    pm.addPass(createAttnStageShared());
-    pm.addPass(createAttnPipeline());
-    AttnAllocateSharedOptions shared;
-    shared.maxSharedBytes = getMaxSharedBytes(options.chip);
-    pm.addPass(createAttnAllocateShared(shared));
-    ConvertAttnTileToNVVMOptions convert;
-    convert.chip = options.chip;
-    pm.addPass(createConvertAttnTileToNVVM(convert));
-  }
+  AttnAssignLayoutsOptions layouts;
+  layouts.chip = options.chip;
+  pm.addPass(createAttnAssignLayouts(layouts));
+  pm.addPass(createAttnStageShared());
+  pm.addPass(createAttnPipeline());
+  AttnAllocateSharedOptions shared;
+  shared.maxSharedBytes = getMaxSharedBytes(options.chip);
+  pm.addPass(createAttnAllocateShared(shared));
+  ConvertAttnTileToNVVMOptions convert;
+  convert.chip = options.chip;
+  pm.addPass(createConvertAttnTileToNVVM(convert));
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = "+ptx80";

@@ -35,10 +35,6 @@ static cl::opt<std::string> toolkit("toolkit",
                                     cl::init(""));
 static cl::opt<bool> noSplit("no-split-kv-loop",
                              cl::desc("Keep every K/V block masked"));
-static cl::opt<std::string>
-    lowering("lowering",
-             cl::desc("GPU lowering: patterns or template (the first one)"),
-             cl::init("template"));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -54,13 +50,6 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.toolkit = toolkit;
   options.splitKVLoop = !noSplit;
-  if (lowering != "patterns" && lowering != "template") {
-    llvm::errs() << "attn-compile: --lowering must be patterns or template, "
-                    "got '"
-                 << lowering << "'\n";
-    return 1;
-  }
-  options.lowering = lowering;
   FailureOr<attn::GPUArtifacts> artifacts =
       attn::compileToGPU(*module, options, cubin);
   if (failed(artifacts))

@@ -49,7 +49,7 @@ FailureOr<GPUArtifacts> compileToGPU(ModuleOp module,
 std::string writeArtifacts(const GPUArtifacts &artifacts, llvm::StringRef dir,
                            llvm::StringRef stem);
 
-/// The JSON description of `kernel` (format_version 1).
+/// The JSON description of `kernel` (format_version 2, runtime/README.md).
 std::string kernelJSON(const GPUArtifacts &artifacts, const KernelInfo &kernel,
                        llvm::StringRef ptxFile, llvm::StringRef cubinFile);
 

@@ -36,11 +36,6 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "split-kv-loop",
       llvm::cl::desc("Peel masked K/V blocks off unmasked ones"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> lowering{
-      *this, "lowering",
-      llvm::cl::desc("GPU lowering: patterns (layouts + convert-attn-tile-to-"
-                     "nvvm) or template (the first, fixed kernel emitter)"),
-      llvm::cl::init("template")};
 };
 
 /// The dynamic shared memory a CTA may use on `chip`, or 0 when the chip is
@@ -58,7 +53,8 @@ void buildAttnToKernelsPipeline(OpPassManager &pm,
 void buildKernelsToLLVMPipeline(OpPassManager &pm);
 
 /// attn.attention down to a gpu.binary holding one kernel per function:
-/// default config, bufferize, tile, split, convert-attn-tile-to-nvvm, attach
+/// default config, bufferize, tile, split, reverse, assign layouts, stage
+/// shared memory, pipeline, allocate it, convert-attn-tile-to-nvvm, attach
 /// the NVVM target, lower gpu/arith/scf to NVVM/LLVM, gpu-module-to-binary.
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const GPUPipelineOptions &options);

@@ -32,55 +32,6 @@ def ConvertAttnTileToLinalg : Pass<"convert-attn-tile-to-linalg"> {
   ];
 }
 
-def ConvertAttnTemplateToNVVM : Pass<"convert-attn-template-to-nvvm", "ModuleOp"> {
-  let summary = "The first GPU lowering: one fixed FlashAttention-2 kernel per attn-tile program (being replaced by convert-attn-tile-to-nvvm)";
-  let description = [{
-    Turns each function that holds an `attn.program` (from `attn-tile`,
-    optionally split by `attn-split-kv-loop`) into a kernel `gpu.func` of the
-    same name in `gpu.module @attn_kernels`, and erases the function: the
-    kernel is launched by the attn runtime, from the `attn.launch`
-    dictionary on it (tile sizes, threads, shared memory, types, mask).
-
-    One CTA runs one program instance; warp `w` owns `MT` 16-row slices of
-    the query block (`MT = block_m / (16 x warps)`, 1 or 2). Q, K and V blocks are copied to swizzled
-    shared memory with `cp.async` (zero-filling rows past the sequence end),
-    read with `ldmatrix` (`.trans` for V) and multiplied with
-    `mma.sync.m16n8k16` (f16 or bf16, f32 accumulation). The online softmax
-    runs on the accumulator registers with quad shuffles for row max/sum and
-    `ex2.approx`; P is repacked in registers as the A operand of P x V.
-    Masked K/V blocks (those that keep an `attn.mask`) get per-element
-    visibility tests; the others none.
-
-    Refused with a diagnostic: f32 inputs, head dims that are not multiples
-    of 64 up to 256, `block_m` other than 16 or 32 x `warps`, `block_n` not a multiple of 16,
-    tiles over `max-shared-bytes`.
-
-    ```mlir
-    // After (abridged)
-    gpu.module @attn_kernels {
-      llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
-      gpu.func @attn(%q: !llvm.ptr<1>, ..., %B: i64, ...) kernel attributes {attn.launch = {...}, known_block_size = array<i32: 128, 1, 1>} {
-        ...
-        nvvm.cp.async.shared.global %dst, %src, 16, cache = cg, %n : !llvm.ptr<3>, !llvm.ptr<1>, i32
-        ...
-        %a = nvvm.ldmatrix %p {...} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
-        %d = nvvm.mma.sync A[...] B[...] C[...] {...} : (...) -> !llvm.struct<(f32, f32, f32, f32)>
-      }
-    }
-    ```
-  }];
-  let options = [
-    Option<"maxSharedBytes", "max-shared-bytes", "int64_t",
-           /*default=*/"232448",
-           "Dynamic shared memory a CTA may use on the target (sm_90: 232448, sm_80: 166912)">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect"
-  ];
-}
-
 def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
   let summary = "Lower laid-out tile programs to sm_80-class tensor-core kernels (gpu + NVVM)";
   let description = [{

@@ -4,7 +4,9 @@
 // elementwise op on tiles is the same op on each of its registers: one
 // pattern serves every arith and math op. Math functions marked
 // `fastmath<afn>` take the hardware approximations (ex2, lg2, tanh) instead
-// of the accurate library versions.
+// of the accurate library versions; those with an instruction of their own
+// (abs, copysign, fma, floor, ceil, sqrt) become it; the others stay math
+// ops, for convert-gpu-to-nvvm's libdevice calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,16 +28,17 @@ static bool isRegisterTile(Type type) {
   return tile && isa_and_nonnull<RegisterLayoutInterface>(tile.getEncoding());
 }
 
-/// The hardware approximation of a unary f32 math op under `afn`, if any:
-/// the intrinsic and a factor applied to the operand first (exp(x) =
-/// 2^(x log2 e)).
+/// The hardware approximation of a unary f32 math op (on f32 tiles) under
+/// `afn`, if any: the intrinsic and a factor applied to the operand first
+/// (exp(x) = 2^(x log2 e)).
 static std::optional<std::pair<StringRef, double>>
 approximation(Operation *op) {
   auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
   arith::FastMathFlagsAttr flags = fm ? fm.getFastMathFlagsAttr() : nullptr;
   if (!flags ||
       !bitEnumContainsAll(flags.getValue(), arith::FastMathFlags::afn) ||
-      op->getNumOperands() != 1 || !op->getResult(0).getType().isF32())
+      op->getNumOperands() != 1 ||
+      !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
     return std::nullopt;
   if (isa<math::Exp2Op>(op))
     return std::pair<StringRef, double>("llvm.nvvm.ex2.approx.ftz.f32", 1.0);
@@ -44,9 +47,69 @@ approximation(Operation *op) {
                                         M_LOG2E);
   if (isa<math::Log2Op>(op))
     return std::pair<StringRef, double>("llvm.nvvm.lg2.approx.f", 1.0);
+  // tanh has no NVVM intrinsic: the NVPTX backend selects tanh.approx.f32
+  // for llvm.tanh with `afn` (see approximate()).
   if (isa<math::TanhOp>(op))
-    return std::pair<StringRef, double>("llvm.nvvm.tanh.approx.f32", 1.0);
+    return std::pair<StringRef, double>("llvm.tanh", 1.0);
   return std::nullopt;
+}
+
+/// The approximation `what` of `x` (see approximation()).
+static Value approximate(ImplicitLocOpBuilder &b, Type elt,
+                         std::pair<StringRef, double> what, Value x) {
+  if (what.second != 1.0)
+    x = arith::MulFOp::create(b, x, f32(b, what.second));
+  if (what.first == "llvm.tanh")
+    return LLVM::TanhOp::create(
+        b, elt, x,
+        LLVM::FastmathFlagsAttr::get(b.getContext(),
+                                     LLVM::FastmathFlags::afn));
+  return LLVM::CallIntrinsicOp::create(b, elt, b.getStringAttr(what.first),
+                                       ValueRange{x})
+      .getResult(0);
+}
+
+/// Math ops with a PTX instruction of their own, built so that they select
+/// it, or null. Left as math ops, convert-gpu-to-nvvm would call libdevice
+/// for them (__nv_fabsf for an absf), and it refuses the LLVM intrinsics
+/// (llvm.fabs, llvm.floor, ...) for the same reason; sign-bit arithmetic
+/// and the NVVM intrinsics select abs / copysign / cvt.rmi / sqrt.rn.
+static Value nativeMath(ImplicitLocOpBuilder &b, Operation *op, Type elt,
+                        ValueRange x) {
+  auto fty = dyn_cast<FloatType>(elt);
+  if (!fty)
+    return Value();
+  unsigned width = fty.getWidth();
+  Type ity = b.getIntegerType(width);
+  auto bits = [&](Value v) { return LLVM::BitcastOp::create(b, ity, v); };
+  auto mask = [&](bool sign) {
+    APInt m = APInt::getSignMask(width);
+    return LLVM::ConstantOp::create(b, ity, b.getIntegerAttr(ity, sign ? m : ~m));
+  };
+  if (isa<math::AbsFOp>(op))
+    return LLVM::BitcastOp::create(
+        b, elt, LLVM::AndOp::create(b, bits(x[0]), mask(false)));
+  if (isa<math::CopySignOp>(op))
+    return LLVM::BitcastOp::create(
+        b, elt,
+        LLVM::OrOp::create(b, LLVM::AndOp::create(b, bits(x[0]), mask(false)),
+                           LLVM::AndOp::create(b, bits(x[1]), mask(true))));
+  if (isa<math::FmaOp>(op))
+    return LLVM::FMAOp::create(b, elt, x[0], x[1], x[2]);
+  StringRef intrinsic;
+  if (fty.isF32()) {
+    if (isa<math::FloorOp>(op))
+      intrinsic = "llvm.nvvm.floor.f";
+    else if (isa<math::CeilOp>(op))
+      intrinsic = "llvm.nvvm.ceil.f";
+    else if (isa<math::SqrtOp>(op))
+      intrinsic = "llvm.nvvm.sqrt.f";
+  }
+  if (intrinsic.empty())
+    return Value();
+  return LLVM::CallIntrinsicOp::create(b, elt, b.getStringAttr(intrinsic),
+                                       ValueRange{x[0]})
+      .getResult(0);
 }
 
 namespace {
@@ -81,13 +144,11 @@ struct ElementwiseOnTiles : public ConversionPattern {
       for (ValueRange converted : operands)
         scalars.push_back(converted[i]);
       if (approx) {
-        Value x = scalars[0];
-        if (approx->second != 1.0)
-          x = arith::MulFOp::create(b, x, f32(b, approx->second));
-        results.push_back(
-            LLVM::CallIntrinsicOp::create(b, elt, b.getStringAttr(approx->first),
-                                          ValueRange{x})
-                .getResult(0));
+        results.push_back(approximate(b, elt, *approx, scalars[0]));
+        continue;
+      }
+      if (Value native = nativeMath(b, op, elt, scalars)) {
+        results.push_back(native);
         continue;
       }
       OperationState state(op->getLoc(), op->getName());

@@ -10,7 +10,9 @@
 // Algorithm (per function with an attn.program):
 //  1. Check the function: one program; besides it only side-effect free ops
 //     and cf.assert shape checks; the program lists q, k, v and o, has a
-//     tile configuration and its shared memory placed. The asserts become
+//     tile configuration and its shared memory placed, and its grid is the
+//     one the runtime launches (ceildiv(Nq, block_m), B * Hq), computed so
+//     from q's sizes in the host function. The asserts become
 //     the kernel's launch contract, which the runtime checks before every
 //     launch: `dim(a, i) == dim(b, j)` (equal sizes), `dim(a, i) ==
 //     dim(b, j) || dim(a, i) == 1` (a broadcast dimension) and attn-tile's
@@ -239,6 +241,30 @@ static DictionaryAttr describeBuffer(MLIRContext *ctx, MemRefType type,
   return attrs.getDictionary(ctx);
 }
 
+/// Whether `v` is `memref.dim %buffer, d`.
+static bool isDimOf(Value v, Value buffer, int64_t d) {
+  auto dim = v.getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  return dim && dim.getSource() == buffer && index && *index == d;
+}
+
+/// Whether the program's grid is the one the runtime launches (format 2's
+/// "grid": ceildiv(q.size2, block_m), q.size0 * q.size1): the host IR
+/// must compute it so, or the kernel would run over a different grid than
+/// the program says.
+static bool isRuntimeGrid(ProgramOp program, TileConfigAttr config) {
+  Value q = program.getBuffer(BufferRole::Q);
+  auto ceil = program.getGridM().getDefiningOp<arith::CeilDivUIOp>();
+  APInt blockM;
+  if (!ceil || !isDimOf(ceil.getLhs(), q, 2) ||
+      !matchPattern(ceil.getRhs(), m_ConstantInt(&blockM)) ||
+      blockM.getSExtValue() != config.getBlockM())
+    return false;
+  auto mul = program.getGridBh().getDefiningOp<arith::MulIOp>();
+  return mul && ((isDimOf(mul.getLhs(), q, 0) && isDimOf(mul.getRhs(), q, 1)) ||
+                 (isDimOf(mul.getLhs(), q, 1) && isDimOf(mul.getRhs(), q, 0)));
+}
+
 static LogicalResult outline(func::FuncOp func, ProgramOp program,
                              gpu::GPUModuleOp gpuModule, StringRef chip) {
   MLIRContext *ctx = func.getContext();
@@ -269,6 +295,13 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
            << "needs a tile configuration and placed shared memory (run "
               "attn-assign-layouts, attn-stage-shared, attn-pipeline and "
               "attn-allocate-shared first)";
+  if (!isRuntimeGrid(program, config))
+    return program.emitOpError()
+           << "has a grid the runtime cannot launch: kernels run over "
+              "(ceildiv(dim(q, 2), block_m), dim(q, 0) * dim(q, 1)) = "
+              "(ceildiv(Nq, "
+           << config.getBlockM()
+           << "), B * Hq) programs, the grid of the metadata's format 2";
 
   // Step 2: one argument per distinct buffer.
   SmallVector<Value> args;

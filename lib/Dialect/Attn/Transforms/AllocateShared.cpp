@@ -48,7 +48,8 @@ struct AttnAllocateSharedPass
                                   << "needs " << total
                                   << " bytes of shared memory, over the "
                                      "target's "
-                                  << maxSharedBytes;
+                                  << static_cast<int64_t>(maxSharedBytes)
+                                  << " (max-shared-bytes)";
         for (LocalAllocOp alloc : allocs)
           diag.attachNote(alloc.getLoc())
               << alloc.getType() << ": " << alloc.getType().getSizeInBytes()

@@ -57,8 +57,14 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // unmasked middle, tail) took ptxas 1.5-2.1 s, one 0.6 s (attn-compile,
     // f16 D = 256); the masks cost little next to D = 256 products.
     bool split = mask.getKind() != MaskKind::Window;
+    // Unmasked: per-loop thread ids. With the kernel's ids shared, the
+    // kernel ran 4.5% under the first (template) emitter's at N = 512
+    // (f16 D = 256, identical K/V loops in SASS, the epilogue scheduled
+    // differently); with them, 0.98-1.01x at N = 512..16384, same run
+    // (results/h200/2026-12-01-pairs-d256-variants.md).
+    bool ids = mask.getKind() == MaskKind::None;
     return get(64, narrow ? 32 : 64, 1, /*lazyRescale=*/false,
-               /*reverseKV=*/false, /*loopLocalIds=*/false, split);
+               /*reverseKV=*/false, /*loopLocalIds=*/ids, split);
   }
   // 64 < Dmax <= 128. The kernels below use all 255 registers, and whether
   // ptxas spills a few values kept across the K/V loops depends on the
@@ -69,6 +75,16 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   bool sm80 = chip == "sm_80";
   if (headDim != valueHeadDim)
     return get(64, 64, 2); // 128-row tiles spill for D != Dv
+  if (mods.softcap && mask.getKind() != MaskKind::Window) {
+    // The tanh's registers tip the kernels below over the limit (4-128
+    // bytes of spills with their knobs); these combinations assemble
+    // without any, f16 and bf16, with an LSE output, on both chips.
+    if (mask.getKind() == MaskKind::None)
+      return get(128, 64, 2, /*lazy=*/true, /*reverseKV=*/true,
+                 /*loopLocalIds=*/true);
+    return sm80 ? get(128, 64, 2, true, /*reverseKV=*/true)
+                : get(128, 64, 2, true, false, /*loopLocalIds=*/true);
+  }
   switch (mask.getKind()) {
   case MaskKind::None:
     // 128 x 64 with lazy rescaling; without an LSE output that kernel
@@ -82,10 +98,12 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                   : get(128, 64, 2, true, false, /*loopLocalIds=*/true);
     return get(128, 64, 2, true, /*reverseKV=*/true, /*loopLocalIds=*/!sm80);
   case MaskKind::Window:
-    // The 128 x 64 kernel's spills change with the window's extents (0-40
-    // bytes on sm_90a); 128 x 32 assembles without any for every window
-    // tried, on both chips.
-    return get(128, 32, 2);
+    // 64 x 64: the 128 x 64 kernel's spills change with the window's
+    // extents (0-40 bytes on sm_90a), 128 x 32 (the template's choice) has
+    // none but runs 4-5% slower than 64 x 64 on the H200 (f16 and bf16,
+    // left = 256, N = 512..16384, results/h200/
+    // 2026-12-01-pairs-window-variants.md), which needs 164 registers.
+    return get(64, 64, 2);
   }
   llvm_unreachable("unknown mask kind");
 }
@@ -112,6 +130,7 @@ struct AttnDefaultConfigPass
       mods.bias = bool(op.getBias());
       mods.positional =
           bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
+      mods.softcap = op.getSoftcap().has_value();
       DefaultConfig config = getDefaultConfig(
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),

@@ -29,6 +29,8 @@ struct ScoreModKinds {
   bool bias = false;
   /// ALiBi or a score_mod region: elementwise math on index tiles.
   bool positional = false;
+  /// A softcap: a tanh per score, a few registers more.
+  bool softcap = false;
 };
 
 /// The configuration the heuristic picks for an op with these head dims and

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Times kernels against each other in one process, interleaved.
+
+A kernel change (a refactor, a new lowering) is judged by the ratio of its
+time to the time of the kernel it replaces. Timed in separate processes, or
+one after the other, that ratio also carries the drift of the GPU's clocks
+and temperature between the two; here each pair runs in ROUNDS rounds, the
+order alternating (A B, B A, ...), on the same inputs, and the ratio is
+taken over the per-round medians. An A/A pair (a kernel against itself)
+gives the noise floor of the same method.
+
+    python3 bench/device/pair.py --artifacts DIR --runtime libattn_runtime.so \
+        --out pairs.json [--pairs 'attn_x=tpl_x,...' | --paired] [--ns 512,4096]
+
+--paired takes every kernel whose <name>.harness.json says "pair_of": B is
+that kernel, A its twin. Prints one line per pair and N: A's TFLOP/s, the
+ratio A/B of throughputs (median over rounds) and its range over rounds.
+"""
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the harness: runtime bindings, Meta, bench, inputs)
+
+
+def pairs_from_harness(artifacts, pattern, key):
+    """(A, B) for each harness sidecar with `key`: pair_of (A = the twin,
+    B = this kernel) or base (A = this kernel with score modifications,
+    B = the same kernel without them)."""
+    import fnmatch
+    out = []
+    for side in sorted(glob.glob(os.path.join(artifacts, "*.harness.json"))):
+        name = os.path.basename(side)[: -len(".harness.json")]
+        with open(side) as f:
+            h = json.load(f)
+        other = h.get(key)
+        if not other:
+            continue
+        a, b = (other, name) if key == "pair_of" else (name, other)
+        if not pattern or fnmatch.fnmatch(a, pattern):
+            out.append((a, b))
+    return out
+
+
+def time_pair(rt, artifacts, a, b, ns, rounds, device):
+    import torch
+    ma = run.Meta(os.path.join(artifacts, a + ".json"))
+    mb = run.Meta(os.path.join(artifacts, b + ".json"))
+    # Same problem; score modifications may differ (a modified kernel
+    # against its base measures what the modification costs).
+    for key in ("dtype", "d", "dv", "has_lse", "kind", "alignment", "left", "right"):
+        if getattr(ma, key) != getattr(mb, key):
+            raise ValueError("%s and %s differ in %s" % (a, b, key))
+    ka, kb = rt.load(artifacts, a), rt.load(artifacts, b)
+    recs = []
+    try:
+        h = run.TIMING_HIDDEN // ma.d
+        dt = run.torch_dtype(ma.dtype)
+        for n in ns:
+            bsz = run.TIMING_TOKENS // n
+            flops = 2.0 * bsz * h * n * n * (ma.d + ma.dv)
+            if ma.causal:
+                flops /= 2
+            q = torch.randn(bsz, h, n, ma.d, dtype=dt, device=device)
+            k = torch.randn(bsz, h, n, ma.d, dtype=dt, device=device)
+            v = torch.randn(bsz, h, n, ma.dv, dtype=dt, device=device)
+            oa = torch.empty(bsz, h, n, ma.dv, dtype=dt, device=device)
+            ob = torch.empty_like(oa)
+            la = torch.empty(bsz, h, n, dtype=torch.float32, device=device) if ma.has_lse else None
+            lb = torch.empty_like(la) if la is not None else None
+            g = torch.Generator(device=device)
+            g.manual_seed(n)
+            xa = run.make_extra(ma, (bsz, h, h, n, n), g, device)
+            xb = run.make_extra(mb, (bsz, h, h, n, n), g, device)
+            fa = lambda: ka.launch(q, k, v, oa, la, extra=xa)
+            fb = lambda: kb.launch(q, k, v, ob, lb, extra=xb)
+            ta, tb = [], []
+            for r in range(rounds):
+                order = ((fa, ta), (fb, tb)) if r % 2 == 0 else ((fb, tb), (fa, ta))
+                for fn, acc in order:
+                    acc.append(run.bench(fn))
+            torch.cuda.synchronize()
+            same = (oa.isnan() == ob.isnan()).all().item() and \
+                torch.equal(torch.nan_to_num(oa), torch.nan_to_num(ob))
+            ratios = [y / x for x, y in zip(ta, tb)]  # throughput A / B
+            rec = {"a": a, "b": b, "N": n, "B": bsz, "H": h, "flops": flops,
+                   "a_ms": ta, "b_ms": tb,
+                   "a_tflops": flops / (statistics.median(ta) * 1e-3) / 1e12,
+                   "ratio": statistics.median(tb) / statistics.median(ta),
+                   "ratio_min": min(ratios), "ratio_max": max(ratios),
+                   "outputs_identical": bool(same), "mods_a": ma.mods, "mods_b": mb.mods}
+            if "bias" in xa:
+                rec["bias_bytes"] = xa["bias"].numel() * xa["bias"].element_size()
+                rec["bias_copy_ceiling_ms"] = rec["bias_bytes"] / run.COPY_BYTES_PER_S * 1e3
+                rec["extra_ms"] = statistics.median(ta) - statistics.median(tb)
+            recs.append(rec)
+            print("  %-28s N=%-5d A %7.1f TFLOP/s  A/B %.3f  [%.3f, %.3f]  %s%s"
+                  % (a, n, rec["a_tflops"], rec["ratio"], rec["ratio_min"],
+                     rec["ratio_max"], "same O" if same else "O differs",
+                     "  bias %.0f MB: +%.3f ms, copy ceiling %.3f ms"
+                     % (rec["bias_bytes"] / 1e6, rec["extra_ms"], rec["bias_copy_ceiling_ms"])
+                     if "bias_bytes" in rec else ""), flush=True)
+            del q, k, v, oa, ob, la, lb, xa, xb
+            torch.cuda.empty_cache()
+    finally:
+        ka.unload()
+        kb.unload()
+    return recs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--artifacts", required=True)
+    ap.add_argument("--runtime", required=True)
+    ap.add_argument("--out", required=True, help="JSON file to write")
+    ap.add_argument("--pairs", default="", help="A=B,... (A is the new kernel)")
+    ap.add_argument("--paired", default=None, metavar="GLOB",
+                    help="every harness pair_of twin matching GLOB ('' for all)")
+    ap.add_argument("--bases", default=None, metavar="GLOB",
+                    help="every kernel matching GLOB whose harness names a base")
+    ap.add_argument("--ns", default=",".join(str(n) for n in run.TIMING_NS))
+    ap.add_argument("--rounds", type=int, default=6)
+    args = ap.parse_args()
+    import torch
+    device = torch.device("cuda")
+    torch.zeros(1, device=device)
+    rt = run.Runtime(args.runtime)
+    pairs = [tuple(p.split("=", 1)) for p in args.pairs.split(",") if "=" in p]
+    if args.paired is not None:
+        pairs += pairs_from_harness(args.artifacts, args.paired, "pair_of")
+    if args.bases is not None:
+        pairs += pairs_from_harness(args.artifacts, args.bases, "base")
+    ns = [int(x) for x in args.ns.split(",")]
+    out = {"environment": run.environment(argparse.Namespace(
+        commit=None, runtime=args.runtime, artifacts=args.artifacts, quick=False)),
+           "rounds": args.rounds, "warmup": run.WARMUP, "reps": run.REPS, "pairs": []}
+    rc = 0
+    for a, b in pairs:
+        print("%s vs %s" % (a, b), flush=True)
+        try:
+            out["pairs"] += time_pair(rt, args.artifacts, a, b, ns, args.rounds, device)
+        except Exception as e:
+            print("  ERROR: %s" % e, flush=True)
+            out["pairs"].append({"a": a, "b": b, "error": str(e)})
+            rc = 1
+        with open(args.out, "w") as f:
+            json.dump(out, f, indent=1)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
