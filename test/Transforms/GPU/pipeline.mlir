@@ -89,3 +89,16 @@
 // S3-NEXT: arith.cmpi slt, %[[AHEAD]]
 // S3: attn.async_commit
 // S3: scf.yield
+
+// A tile loaded into registers in the loop (a bias) moves to the top of the
+// body, ahead of the copy schedule's waits and of Q K^T, which then hides
+// its latency; its column offset is recomputed there.
+// RUN: attn-opt %S/Inputs/bias-kv-loop.mlir --attn-assign-layouts --attn-stage-shared --attn-pipeline | FileCheck %s --check-prefix=BIAS
+// BIAS-LABEL: func.func @biased
+// BIAS: scf.for %[[J:.+]] = %c0 to
+// BIAS-NEXT: %[[COL:.+]] = arith.muli %[[J]], %c64 : index
+// BIAS-NEXT: %[[B:.+]] = attn.load %arg4[%{{.*}}, %{{.*}}, %{{.*}}, %[[COL]]] : memref<?x?x?x?xf16> -> tensor<64x64xf16, #attn.mma<warps = 4>>
+// BIAS: attn.async_wait
+// BIAS: attn.dot
+// BIAS: arith.extf %[[B]]
+// BIAS-NOT: attn.load %arg4
