@@ -2,6 +2,8 @@
 
 #include "WarpMMA.h"
 
+#include <algorithm>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -139,14 +141,19 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
                     arith::AddIOp::create(b, dstOffset,
                                           i32(smemOffset + rowBytes)));
     Value bytes = arith::SelectOp::create(b, valid, i32(16), i32(0));
-    if (rowsPerPass * (i + 1) > rows) {
-      // A last, partial pass (rows not a multiple of P, e.g. P = 5 for
-      // 192-wide rows): threads past the tile issue no copy at all. (Any
-      // copy writes its 16 bytes, zeros with src-size 0, so they must not
-      // be pointed anywhere inside the tile.)
+    // Threads whose row is past the pass (C does not divide the CTA: with
+    // 192-wide rows, 24 chunks, threads 120..127 would copy the first
+    // chunks of the next pass's first row, which threads 0..7 copy in that
+    // pass: the same bytes written twice, a write-write race) issue none;
+    // so do threads past the tile in a last, partial pass (rows not a
+    // multiple of P, e.g. P = 5 for 192-wide rows). (Any copy writes its 16
+    // bytes, zeros with src-size 0, so none may be pointed at bytes another
+    // thread copies.)
+    int64_t rowsHere = std::min(rowsPerPass, rows - rowsPerPass * i);
+    bool partial = rowsHere < rowsPerPass;
+    if (partial || threads % chunksPerRow != 0) {
       Value inTile = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                           rowInTile,
-                                           i32(rows - rowsPerPass * i));
+                                           rowInTile, i32(rowsHere));
       auto ifOp = scf::IfOp::create(b, inTile, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());

@@ -102,3 +102,23 @@
 // BIAS: attn.dot
 // BIAS: arith.extf %[[B]]
 // BIAS-NOT: attn.load %arg4
+
+// Reversed K/V loops (attn-reverse-kv-loops): the loops run over positions
+// p, block hi - 1 - p; the copies run ahead in positions across the chain,
+// so the block copied ahead is hi - 1 - (p + 1).
+// RUN: attn-opt %S/Inputs/reversed-causal.mlir --attn-tile --attn-split-kv-loop --attn-reverse-kv-loops --cse \
+// RUN:   --attn-assign-layouts --attn-stage-shared --attn-pipeline | FileCheck %s --check-prefix=REV
+// REV-LABEL: func.func @reversed
+// REV: %[[LAST:.+]] = arith.subi %upper, %c1 : index
+// Before the chain: position 0, block hi - 1.
+// REV: scf.if
+// REV: %[[B0:.+]] = arith.subi %[[LAST]], %{{.*}} : index
+// REV: attn.async_copy
+// REV: scf.for %[[P:.+]] = %{{.*}} to %{{.*}} step
+// REV: %[[NEXT:.+]] = arith.addi %[[P]], %c1{{.*}} : index
+// REV: scf.if
+// REV: arith.subi %[[LAST]], %[[NEXT]] : index
+// REV: attn.async_copy
+// REV: }
+// REV: arith.subi %[[LAST]], %[[P]] : index
+// REV: scf.for
