@@ -1,6 +1,7 @@
 //===- Artifact.cpp - kernel artifacts for the attn runtime ---------------===//
 
 #include "attn/Compiler/Artifact.h"
+#include "GitCommit.h"
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

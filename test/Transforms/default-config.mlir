@@ -8,7 +8,7 @@
 // thread ids with which that kernel assembles without spills on the chip,
 // sm_90a unless told otherwise) without a mask or with a causal one,
 // 64 x 64 with a window or if D != Dv; 64 x 64, 1 stage above (64 x 32
-// for 192 with a smaller head dim; per-loop thread ids on a GPU without a
+// for 192 with a smaller head dim; per-loop thread ids on a GPU at D = 256 without a
 // mask). An existing configuration is kept.
 
 // CHECK-LABEL: func.func @fills_config

@@ -62,7 +62,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // (f16 D = 256, identical K/V loops in SASS, the epilogue scheduled
     // differently); with them, 0.98-1.01x at N = 512..16384, same run
     // (results/h200/2026-12-01-pairs-d256-variants.md).
-    bool ids = mask.getKind() == MaskKind::None;
+    // (Measured at D = 256 only; D = 192 keeps the shared ids.)
+    bool ids = mask.getKind() == MaskKind::None && d == 256;
     return get(64, narrow ? 32 : 64, 1, /*lazyRescale=*/false,
                /*reverseKV=*/false, /*loopLocalIds=*/ids, split);
   }
