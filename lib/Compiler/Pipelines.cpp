@@ -100,6 +100,10 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops with no LLVM intrinsic (wgmma.mma_async among them) become
+  // inline PTX here; the translation to LLVM IR refuses them otherwise.
+  // Ops with an intrinsic are left alone.
+  kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 

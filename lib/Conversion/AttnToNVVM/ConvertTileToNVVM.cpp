@@ -118,11 +118,12 @@ static gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
   b.setInsertionPointToEnd(module.getBody());
   auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
   OpBuilder inner(gpuModule.getBodyRegion());
-  // Dynamic shared memory: one extern array, sized at launch.
+  // Dynamic shared memory: one extern array, sized at launch, aligned for
+  // the strictest buffer layout (wgmma's 1024-byte swizzle atoms).
   LLVM::GlobalOp::create(
       inner, module.getLoc(), LLVM::LLVMArrayType::get(inner.getI8Type(), 0),
       /*isConstant=*/false, LLVM::Linkage::External, "attn_smem", Attribute(),
-      /*alignment=*/128, /*addrSpace=*/3);
+      /*alignment=*/1024, /*addrSpace=*/3);
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(module.getContext()));
   return gpuModule;

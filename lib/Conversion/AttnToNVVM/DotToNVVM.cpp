@@ -1,7 +1,17 @@
 //===- DotToNVVM.cpp - attn.dot on the tensor cores -----------------------===//
 //
-// `acc + A B` (or `A B^T`) in the #attn.mma layout, as mma.sync m16n8k16
-// tiles: per 16-wide k-step, each warp's A fragments (ldmatrix from shared
+// Two patterns, by the version of the result's #attn.mma layout.
+//
+// Version 3 (sm_90a, wgmma): per 16-wide k-step one wgmma.mma_async
+// m64nNk16 per warpgroup (N up to 256 per instruction), B from shared
+// memory through a descriptor, A from shared memory (Q) or from registers
+// (P, the RS form); operands in #attn.swizzled<blocked>, whose column
+// blocks and k-steps are descriptor offsets from one base. The product is
+// issued after a wgmma fence and waited for (commit, wait 0) before its
+// result is used: no overlap of one product with other work yet.
+//
+// Version 2: `acc + A B` (or `A B^T`) in the #attn.mma layout, as mma.sync
+// m16n8k16 tiles: per 16-wide k-step, each warp's A fragments (ldmatrix from shared
 // memory, or the A-operand registers of a dot-operand tile), then per pair
 // of 8-column n-tiles one ldmatrix.x4 of B (`.trans` when B is stored
 // [K, N]; plain when it is B^T stored [N, K]), which feeds two mma.sync per
@@ -22,8 +32,10 @@
 
 #include "LoweringUtils.h"
 #include "WarpMMA.h"
+#include "Wgmma.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -52,8 +64,8 @@ struct DotLowering : public OpConversionPattern<DotOp> {
   matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
-    if (!mma)
-      return rewriter.notifyMatchFailure(op, "result not in #attn.mma");
+    if (!mma || mma.isWarpgroup())
+      return rewriter.notifyMatchFailure(op, "result not in #attn.mma v2");
     auto bBuffer = dyn_cast<SharedBufferType>(op.getB().getType());
     if (!bBuffer)
       return rewriter.notifyMatchFailure(op, "B not in shared memory");
@@ -168,9 +180,130 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     return success();
   }
 };
+
+/// Packs the A scalars of k-step `kk` of a dot-operand tile (one m-tile per
+/// warp) into the four registers of the m16n8k16 / wgmma A fragment.
+static std::array<Value, 4> packA(ImplicitLocOpBuilder &b, ValueRange aIn,
+                                  int64_t kk, Type elt) {
+  Type vecT = VectorType::get({2}, elt);
+  std::array<Value, 4> frag;
+  for (int r = 0; r < 4; ++r) {
+    Value v = LLVM::UndefOp::create(b, vecT);
+    v = LLVM::InsertElementOp::create(b, v, aIn[8 * kk + 2 * r], i32(b, 0));
+    v = LLVM::InsertElementOp::create(b, v, aIn[8 * kk + 2 * r + 1],
+                                      i32(b, 1));
+    frag[r] = LLVM::BitcastOp::create(b, b.getI32Type(), v);
+  }
+  return frag;
+}
+
+struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
+    if (!mma || !mma.isWarpgroup())
+      return rewriter.notifyMatchFailure(op, "result not in #attn.mma v3");
+    auto bBuffer = dyn_cast<SharedBufferType>(op.getB().getType());
+    if (!bBuffer || !cast<SwizzledSharedLayoutAttr>(bBuffer.getLayout())
+                         .getBlocked())
+      return rewriter.notifyMatchFailure(
+          op, "B not in shared memory as #attn.swizzled<blocked>");
+    auto aBuffer = dyn_cast<SharedBufferType>(op.getA().getType());
+    if (aBuffer &&
+        !cast<SwizzledSharedLayoutAttr>(aBuffer.getLayout()).getBlocked())
+      return rewriter.notifyMatchFailure(
+          op, "A in shared memory but not #attn.swizzled<blocked>");
+    Type elt = bBuffer.getElementType();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    int64_t n = shape[1];
+    // B stored [N, K] (transpose_b: K-major) or [K, N] (MN-major).
+    bool bMNMajor = !op.getTransposeB();
+    int64_t k = bBuffer.getShape()[bMNMajor ? 0 : 1];
+    int64_t bRows = bBuffer.getShape()[0];
+    int64_t kSteps = k / 16;
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ThreadIds ids = getThreadIds(b, op);
+    Value smem = getSharedBase(b);
+
+    // Descriptor bases. An 8-row atom is 1024 bytes (SBO); K-major
+    // operands ignore LBO; an MN-major B steps LBO from one 64-column block
+    // to the next.
+    auto base = [&](Value offset) {
+      auto [dynamic, stat] = splitSharedOffset(offset);
+      Value off = i32(b, stat);
+      if (dynamic)
+        off = arith::AddIOp::create(b, dynamic, off);
+      return off;
+    };
+    Value descB = wgmmaDescriptor(b, smem, base(adaptor.getB().front()),
+                                  bMNMajor ? 128 * bRows : 16, 1024);
+    Value descA;
+    int64_t aRows = 0;
+    SmallVector<std::array<Value, 4>> aRegs;
+    if (aBuffer) {
+      // Warpgroup w / 4 multiplies rows [64 (w / 4), 64 (w / 4 + 1)) of A.
+      aRows = aBuffer.getShape()[0];
+      Value wgRows = arith::MulIOp::create(
+          b, arith::DivUIOp::create(b, ids.warp, i32(b, 4)), i32(b, 64 * 128));
+      descA = wgmmaDescriptor(
+          b, smem, arith::AddIOp::create(b, base(adaptor.getA().front()), wgRows),
+          16, 1024);
+    } else {
+      for (int64_t kk = 0; kk < kSteps; ++kk)
+        aRegs.push_back(packA(b, adaptor.getA(), kk, elt));
+    }
+
+    // The accumulator in N-chunks of at most 256 columns, one struct each
+    // (n-tile nt's four values at fields 4 (nt - first) ..).
+    ValueRange accIn = adaptor.getAcc();
+    SmallVector<std::pair<int64_t, int64_t>> chunks; // (first column, width)
+    for (int64_t n0 = 0; n0 < n; n0 += 256)
+      chunks.push_back({n0, std::min<int64_t>(256, n - n0)});
+    SmallVector<Value> acc;
+    for (auto [n0, width] : chunks) {
+      Type structT = wgmmaAccumulatorType(b.getContext(), width);
+      Value s = LLVM::UndefOp::create(b, structT);
+      for (int64_t i = 0; i < width / 2; ++i)
+        s = LLVM::InsertValueOp::create(b, s, accIn[n0 / 2 + i], i);
+      acc.push_back(s);
+    }
+
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    for (int64_t kk = 0; kk < kSteps; ++kk) {
+      // K-major operands: k-step kk is 32 bytes into the rows of column
+      // block kk / 4. MN-major B: 16 rows (2 atoms) further.
+      int64_t kBytesA = (kk / 4) * 128 * aRows + (kk % 4) * 32;
+      for (auto [c, chunk] : llvm::enumerate(chunks)) {
+        auto [n0, width] = chunk;
+        int64_t bBytes = bMNMajor ? kk * 16 * 128 + (n0 / 64) * 128 * bRows
+                                  : (kk / 4) * 128 * bRows + (kk % 4) * 32 +
+                                        n0 * 128;
+        Value db = advanceDescriptor(b, descB, bBytes);
+        acc[c] = aBuffer
+                     ? wgmmaSS(b, acc[c], advanceDescriptor(b, descA, kBytesA),
+                               db, width, elt, bMNMajor)
+                     : wgmmaRS(b, acc[c], aRegs[kk], db, width, elt, bMNMajor);
+      }
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+
+    SmallVector<Value> results;
+    for (auto [c, chunk] : llvm::enumerate(chunks))
+      for (int64_t i = 0; i < chunk.second / 2; ++i)
+        results.push_back(LLVM::ExtractValueOp::create(b, acc[c], i));
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
 } // namespace
 
 void nvgpu::populateDotToNVVMPatterns(TileTypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<DotLowering>(converter, patterns.getContext());
+  patterns.add<DotLowering, WarpgroupDotLowering>(converter,
+                                                  patterns.getContext());
 }

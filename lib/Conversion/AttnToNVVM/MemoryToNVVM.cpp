@@ -455,8 +455,10 @@ struct AsyncCopyLowering : public OpConversionPattern<AsyncCopyOp> {
     WarpMMA mma = makeWarpMMA(b, op, elt);
     Value plane = gep(b, memref[0], elt, planeOffset(b, memref, idx, rank - 2));
     ValueRange strides = memref.drop_front(1 + rank);
+    auto layout = cast<SwizzledSharedLayoutAttr>(dest.getLayout());
     WarpMMA::CopyPlan plan =
-        mma.planCopy(plane, strides[rank - 2], dest.getShape()[1]);
+        mma.planCopy(plane, strides[rank - 2], dest.getShape()[1],
+                     dest.getShape()[0], layout.getBlocked());
     Value bound = arith::TruncIOp::create(b, b.getI32Type(), memref[rank - 1]);
     auto [dynamic, base] = splitSharedOffset(adaptor.getDest().front());
     mma.copyTileAsync(plan, toI32(b, idx[rank - 2]), bound, dest.getShape()[0],
@@ -481,7 +483,16 @@ struct AsyncWaitLowering : public OpConversionPattern<AsyncWaitOp> {
   LogicalResult
   matchAndRewrite(AsyncWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, op.getPending());
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    NVVM::CpAsyncWaitGroupOp::create(b, op.getPending());
+    // cp.async writes through the generic proxy; wgmma reads shared memory
+    // through the async proxy, which sees those writes only after a proxy
+    // fence by each writing thread (before the barrier that follows).
+    if (getGpuConfig(op).getWgmma())
+      NVVM::FenceProxyOp::create(
+          b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -505,11 +516,15 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
     ValueRange values = adaptor.getValue();
     MmaTile tile(mma, type.getShape());
     ThreadIds ids = getThreadIds(b, op);
+    bool blocked = cast<SwizzledSharedLayoutAttr>(
+                       op.getDest().getType().getLayout())
+                       .getBlocked();
     for (int64_t mt = 0; mt < tile.mTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half) {
         Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
         for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
-          Value off = warp.swizzled(row, i32(b, 8 * nt), type.getDimSize(1));
+          Value off = warp.sharedOffset(row, i32(b, 8 * nt), type.getDimSize(1),
+                                        type.getDimSize(0), blocked);
           off = arith::AddIOp::create(
               b, arith::AddIOp::create(b, base, off),
               arith::MulIOp::create(b, ids.quadLane, i32(b, 4)));
@@ -525,6 +540,12 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
                                 ptr, /*alignment=*/4);
         }
       }
+    // Ordinary stores that wgmma will read (blocked tiles) need a proxy
+    // fence by each writing thread, like cp.async (AsyncWaitLowering).
+    if (blocked)
+      NVVM::FenceProxyOp::create(
+          b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
     rewriter.eraseOp(op);
     return success();
   }

@@ -52,6 +52,20 @@ Value WarpMMA::swizzled(Value row, Value col, int64_t cols) {
       arith::MulIOp::create(b, phys, i32(16)));
 }
 
+Value WarpMMA::swizzledBlocked(Value row, Value col, int64_t rows) {
+  // (col / 64) 128 rows + 128 row + 16 ((col / 8) % 8 ^ row % 8)
+  Value chunk = arith::DivUIOp::create(b, col, i32(8));
+  Value block = arith::DivUIOp::create(b, chunk, i32(8));
+  Value phys = arith::XOrIOp::create(
+      b, arith::RemUIOp::create(b, chunk, i32(8)),
+      arith::RemUIOp::create(b, row, i32(8)));
+  return arith::AddIOp::create(
+      b,
+      arith::AddIOp::create(b, arith::MulIOp::create(b, block, i32(128 * rows)),
+                            arith::MulIOp::create(b, row, i32(128))),
+      arith::MulIOp::create(b, phys, i32(16)));
+}
+
 static Value gep(ImplicitLocOpBuilder &b, Value base, Type elem,
                  Value offset) {
   return LLVM::GEPOp::create(b, base.getType(), elem, base,
@@ -59,7 +73,7 @@ static Value gep(ImplicitLocOpBuilder &b, Value base, Type elem,
 }
 
 WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
-                                    int64_t cols) {
+                                    int64_t cols, int64_t rows, bool blocked) {
   // Thread t copies chunk t % C of rows t / C + P * i (C = 16-byte chunks
   // per row, P = threads / C rows per pass). Every pass moves the same
   // column, so a thread's copies of a tile need one global pointer, one row
@@ -68,6 +82,8 @@ WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
   // the unmasked loop and cost spills, docs/perf-log.md.)
   CopyPlan plan;
   plan.cols = cols;
+  plan.rows = rows;
+  plan.blocked = blocked;
   int64_t chunksPerRow = cols / 8;
   plan.rowInTile = arith::DivUIOp::create(b, tid, i32(chunksPerRow));
   plan.chunk = arith::RemUIOp::create(b, tid, i32(chunksPerRow));
@@ -79,7 +95,7 @@ WarpMMA::CopyPlan WarpMMA::planCopy(Value base, Value rowStride,
   // LLVM kept live across the unmasked loop; the masked D = 128 kernels
   // spilled more with it, docs/perf-log.md.)
   plan.stride = rowStride;
-  plan.dst0 = swizzled(plan.rowInTile, col, cols);
+  plan.dst0 = sharedOffset(plan.rowInTile, col, cols, rows, blocked);
   return plan;
 }
 
@@ -124,15 +140,17 @@ void WarpMMA::copyTileAsync(const CopyPlan &plan, Value row0, Value numRows,
     if (i > 0)
       first = gep(b, first, elt, passStride);
     Value src = arith::SelectOp::create(b, valid, first, chunkBase);
-    int64_t rowBytes = rowsPerPass * i * cols * 2;
+    // Rows are 2 C bytes apart, or 128 inside a column block (blocked).
+    int64_t rowBytes = rowsPerPass * i * (plan.blocked ? 128 : cols * 2);
     Value dstOffset = dst0;
     if (rowsPerPass % 8 == 4 && i % 2 == 1) {
       dstOffset = arith::XOrIOp::create(b, dstOffset, i32(4 * 16));
     } else if (rowsPerPass % 4 != 0 && i > 0) {
       // Small CTAs (under 4 rows per pass): swizzle each pass's row.
-      dstOffset = swizzled(
+      dstOffset = sharedOffset(
           arith::AddIOp::create(b, rowInTile, i32(rowsPerPass * i)),
-          arith::MulIOp::create(b, chunk, i32(8)), cols);
+          arith::MulIOp::create(b, chunk, i32(8)), cols, plan.rows,
+          plan.blocked);
       if (dynamicSmemOffset)
         dstOffset = arith::AddIOp::create(b, dstOffset, dynamicSmemOffset);
       rowBytes = 0;

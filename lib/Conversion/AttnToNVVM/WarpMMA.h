@@ -49,6 +49,14 @@ public:
   /// 8 rows an ldmatrix reads fall in 8 different bank groups. `col` is a
   /// multiple of 8; `cols` a multiple of 64.
   Value swizzled(Value row, Value col, int64_t cols);
+  /// The same in the blocked layout (#attn.swizzled<blocked>) of a tile of
+  /// `rows` rows: 64-column blocks of [rows, 64], 128-byte rows.
+  Value swizzledBlocked(Value row, Value col, int64_t rows);
+  /// One of the two, as `blocked` says.
+  Value sharedOffset(Value row, Value col, int64_t cols, int64_t rows,
+                     bool blocked) {
+    return blocked ? swizzledBlocked(row, col, rows) : swizzled(row, col, cols);
+  }
 
   /// What every copy of one tensor's tiles by this thread shares (see
   /// planCopy): built once, outside the loops that copy.
@@ -59,10 +67,14 @@ public:
     Value chunk;      // 16-byte chunk of the row this thread copies (i32)
     Value dst0;       // swizzled shared offset of that chunk (i32)
     int64_t cols = 0;
+    int64_t rows = 0;     // rows of the shared tile (blocked layout)
+    bool blocked = false; // #attn.swizzled<blocked>
   };
   /// Plans the copies of [*, cols] tiles of the (batch, head) plane at
-  /// `base` (a global pointer) with row stride `rowStride` (elements, i64).
-  CopyPlan planCopy(Value base, Value rowStride, int64_t cols);
+  /// `base` (a global pointer) with row stride `rowStride` (elements, i64)
+  /// into [rows, cols] shared tiles, blocked or not.
+  CopyPlan planCopy(Value base, Value rowStride, int64_t cols, int64_t rows,
+                    bool blocked);
   /// Issues cp.async copies of a [rows, cols] tile whose row r is global
   /// row `row0 + r` of the planned plane into shared memory at
   /// `smemOffset`, swizzled; rows at or past `numRows` are zero-filled. All

@@ -11,7 +11,7 @@
 
 // CHECK-NOT: func.func
 // CHECK-LABEL: gpu.module @attn_kernels
-// CHECK: llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // q: pointer, 4 sizes, 4 strides; then k, v, o; lse has rank 3.
 // CHECK: gpu.func @causal(%arg0: !llvm.ptr<1>, %arg1: i64, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64, %arg7: i64, %arg8: i64, %arg9: !llvm.ptr<1>,
 // CHECK-SAME: %arg36: !llvm.ptr<1>, %arg37: i64, %arg38: i64, %arg39: i64, %arg40: i64, %arg41: i64, %arg42: i64) kernel

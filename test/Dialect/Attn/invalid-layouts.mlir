@@ -146,3 +146,29 @@ func.func @iota_dim(%r: index) {
   %q = attn.iota 1, %r : tensor<64xindex>
   return
 }
+
+// -----
+
+// expected-error @+1 {{#attn.mma version is 2 (mma.sync) or 3 (wgmma), got 4}}
+func.func @mma_version(%t: tensor<64x8xf32, #attn.mma<warps = 4, version = 4>>)
+
+// -----
+
+// expected-error @+1 {{#attn.mma version 3 (wgmma) needs whole warpgroups (a multiple of 4 warps), got 2}}
+func.func @wgmma_warps(%t: tensor<32x8xf32, #attn.mma<warps = 2, version = 3>>)
+
+// -----
+
+// Two m-tiles per warp are an mma.sync layout only.
+// expected-error @+1 {{#attn.mma version 3 (wgmma) holds 64 rows per warpgroup: 4 warps need 64 rows, got 128}}
+func.func @wgmma_rows(%t: tensor<128x64xf32, #attn.mma<warps = 4, version = 3>>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled<blocked> needs a row count that is a multiple of 8 (one swizzle atom), got 12}}
+func.func @blocked_rows(%t: !attn.shared<12x64xf16, #attn.swizzled<blocked>>)
+
+// -----
+
+// expected-error @+1 {{expected 'blocked'}}
+func.func @swizzled_param(%t: tensor<64x64xf16, #attn.swizzled<wide>>)

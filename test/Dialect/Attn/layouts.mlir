@@ -21,6 +21,20 @@ func.func @types(%s: tensor<128x64xf32, #mma>,
   return
 }
 
+// wgmma (version 3) and its blocked shared layout; version 2 is the default
+// and is not printed.
+// CHECK-LABEL: func.func @wgmma_types
+// CHECK-SAME: tensor<128x64xf32, #attn.mma<warps = 8, version = 3>>
+// CHECK-SAME: tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 8, version = 3>>>
+// CHECK-SAME: tensor<64x64xf32, #attn.mma<warps = 4>>
+// CHECK-SAME: !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>
+func.func @wgmma_types(%s: tensor<128x64xf32, #attn.mma<warps = 8, version = 3>>,
+                       %p: tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 8, version = 3>>>,
+                       %v2: tensor<64x64xf32, #attn.mma<warps = 4, version = 2>>,
+                       %buf: !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>) {
+  return
+}
+
 // CHECK-LABEL: func.func @shared_ops
 // CHECK: %[[Q:.+]] = attn.local_alloc {offset = 0 : i64} : !attn.shared<128x64xf16, #attn.swizzled>
 // CHECK: %[[K:.+]] = attn.local_alloc : !attn.shared<2x64x64xf16, #attn.swizzled>

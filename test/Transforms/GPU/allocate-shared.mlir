@@ -15,3 +15,23 @@
 // OVER: note: '!attn.shared<64x64xf16, #attn.swizzled>': 8192 bytes
 // OVER: note: '!attn.shared<2x64x64xf16, #attn.swizzled>': 16384 bytes
 // OVER: note: '!attn.shared<2x64x64xf16, #attn.swizzled>': 16384 bytes
+
+// A blocked buffer (wgmma's operand layout) starts at a multiple of 1024
+// bytes, whatever precedes it.
+// RUN: attn-opt %s --attn-allocate-shared | FileCheck %s --check-prefix=BLOCKED
+// BLOCKED: shared_bytes = 43008
+// BLOCKED-NEXT: attn.local_alloc {offset = 0 : i64} : !attn.shared<1x64xf16, #attn.swizzled>
+// BLOCKED-NEXT: attn.local_alloc {offset = 1024 : i64} : !attn.shared<64x64xf16, #attn.swizzled<blocked>>
+// BLOCKED-NEXT: attn.local_alloc {offset = 9216 : i64} : !attn.shared<1x64xf16, #attn.swizzled>
+// BLOCKED-NEXT: attn.local_alloc {offset = 10240 : i64} : !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>
+func.func @blocked(%q: memref<?x?x?x64xf16>) {
+  %c1 = arith.constant 1 : index
+  attn.program (%pm, %pbh) in (%c1, %c1) buffers(q = %q : memref<?x?x?x64xf16>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>} {
+    %a = attn.local_alloc : !attn.shared<1x64xf16, #attn.swizzled>
+    %b = attn.local_alloc : !attn.shared<64x64xf16, #attn.swizzled<blocked>>
+    %c = attn.local_alloc : !attn.shared<1x64xf16, #attn.swizzled>
+    %d = attn.local_alloc : !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>
+  }
+  return
+}

@@ -142,3 +142,24 @@ func.func @biased(%q: !q, %k: !q, %v: !q, %o: !q, %bias: !bias) {
 
 // RUN: not attn-opt %s --attn-assign-layouts=chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: attn-assign-layouts: no layouts for chip 'sm_75' (known: sm_80, sm_90, sm_90a)
+
+// With wgmma asked for (sm_90a only), the same programs get the version-3
+// accumulator layout (64 rows per warpgroup: block_m = 64 on 4 warps) and
+// the blocked shared layout wgmma's descriptors read.
+// RUN: sed 's/stages = 1>}/stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>}/' %s \
+// RUN:   | attn-opt --attn-assign-layouts=chip=sm_90a | FileCheck %s --check-prefix=WGMMA
+// WGMMA-LABEL: func.func @scaled
+// WGMMA: attn.load %{{.*}} : memref<?x?x?x64xf16> -> tensor<64x64xf16, #attn.swizzled<blocked>>
+// WGMMA: attn.dot %{{.*}}, %{{.*}}, %{{.*}} transpose_b : tensor<64x64xf16, #attn.swizzled<blocked>>, tensor<64x64xf16, #attn.swizzled<blocked>> -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+// WGMMA: attn.convert_layout %{{.*}} : tensor<64x64xf16, #attn.mma<warps = 4, version = 3>> -> tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4, version = 3>>>
+// WGMMA: attn.dot {{.*}} -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+// WGMMA-LABEL: func.func @biased
+
+// Other chips have no wgmma; 128-row blocks on 4 warps are two m-tiles per
+// warp, which wgmma's layout does not have.
+// RUN: sed 's/stages = 1>}/stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>}/' %s \
+// RUN:   | not attn-opt --attn-assign-layouts=chip=sm_80 2>&1 | FileCheck %s --check-prefix=NOWG
+// NOWG: error: 'attn.program' op asks for wgmma (#attn.gpu_config<wgmma = true>), which only sm_90a has; this pass targets sm_80
+// RUN: sed 's/block_m = 64, block_n = 64, warps = 4, stages = 1>}/block_m = 128, block_n = 64, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>}/' %s \
+// RUN:   | not attn-opt --attn-assign-layouts=chip=sm_90a 2>&1 | FileCheck %s --check-prefix=WGROWS
+// WGROWS: error: 'attn.program' op asks for wgmma with block_m = 128 and 4 warps; wgmma computes 64 rows per warpgroup of 4 warps, so block_m must be 16 x warps with warps a multiple of 4

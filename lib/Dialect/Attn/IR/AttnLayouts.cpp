@@ -9,6 +9,7 @@
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectImplementation.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -18,9 +19,16 @@ using namespace mlir::attn;
 //===----------------------------------------------------------------------===//
 
 LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    int64_t warps) {
+                                    int64_t warps, int64_t version) {
   if (warps <= 0 || warps > 32)
     return emitError() << "#attn.mma needs 1 to 32 warps, got " << warps;
+  if (version != 2 && version != 3)
+    return emitError() << "#attn.mma version is 2 (mma.sync) or 3 (wgmma), got "
+                       << version;
+  if (version == 3 && warps % 4 != 0)
+    return emitError() << "#attn.mma version 3 (wgmma) needs whole warpgroups "
+                          "(a multiple of 4 warps), got "
+                       << warps;
   return success();
 }
 
@@ -48,6 +56,11 @@ MmaLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
     return emitError() << "#attn.mma needs a column count that is a multiple "
                           "of 8 (one n-tile), got "
                        << shape[1];
+  if (isWarpgroup() && shape[0] != 16 * getWarps())
+    return emitError() << "#attn.mma version 3 (wgmma) holds 64 rows per "
+                          "warpgroup: "
+                       << getWarps() << " warps need " << 16 * getWarps()
+                       << " rows, got " << shape[0];
   return success();
 }
 
@@ -122,5 +135,25 @@ LogicalResult SwizzledSharedLayoutAttr::verifyEncoding(
                        << shape[1];
   if (ShapedType::isDynamic(shape[0]) || shape[0] <= 0)
     return emitError() << "#attn.swizzled needs a static row count";
+  if (getBlocked() && shape[0] % 8 != 0)
+    return emitError() << "#attn.swizzled<blocked> needs a row count that is "
+                          "a multiple of 8 (one swizzle atom), got "
+                       << shape[0];
   return success();
+}
+
+// `#attn.swizzled` or `#attn.swizzled<blocked>`.
+Attribute SwizzledSharedLayoutAttr::parse(AsmParser &parser, Type) {
+  bool blocked = false;
+  if (succeeded(parser.parseOptionalLess())) {
+    if (parser.parseKeyword("blocked") || parser.parseGreater())
+      return {};
+    blocked = true;
+  }
+  return SwizzledSharedLayoutAttr::get(parser.getContext(), blocked);
+}
+
+void SwizzledSharedLayoutAttr::print(AsmPrinter &printer) const {
+  if (getBlocked())
+    printer << "<blocked>";
 }

@@ -1,9 +1,11 @@
 //===- AssignLayouts.cpp - GPU layouts for the tiles of a program ---------===//
 //
 // Algorithm (per attn.program with a tile configuration):
-//  1. The parent layout is the mma.sync accumulator of the configured warps
-//     (#attn.mma<warps = W>; sm_80 and sm_90a alike, as both run the
-//     mma.sync kernels).
+//  1. The parent layout is the tensor-core accumulator of the configured
+//     warps: #attn.mma<warps = W> (mma.sync; sm_80, and sm_90a by default),
+//     or #attn.mma<warps = W, version = 3> (wgmma) where the GPU
+//     configuration asks for wgmma, which only sm_90a has. Shared operands
+//     are then #attn.swizzled<blocked>, the layout wgmma's descriptors read.
 //  2. Dot operands that attn.load reads: staged through shared memory
 //     (#attn.swizzled); a load that also has other users is cloned for its
 //     dot users.
@@ -38,8 +40,10 @@ namespace {
 class LayoutAssigner {
 public:
   LayoutAssigner(ProgramOp program, MmaLayoutAttr mma)
-      : program(program), mma(mma), rows(RowsLayoutAttr::get(
-                                        mma.getContext(), mma)) {}
+      : program(program), mma(mma),
+        rows(RowsLayoutAttr::get(mma.getContext(), mma)),
+        shared(SwizzledSharedLayoutAttr::get(mma.getContext(),
+                                             /*blocked=*/mma.isWarpgroup())) {}
 
   LogicalResult run();
 
@@ -47,6 +51,7 @@ private:
   ProgramOp program;
   MmaLayoutAttr mma;
   RowsLayoutAttr rows;
+  SwizzledSharedLayoutAttr shared;
 
   /// The register layout of `type` (step 2), or a diagnostic at `loc`.
   FailureOr<RankedTensorType> registerType(RankedTensorType type, Location loc);
@@ -120,9 +125,8 @@ LogicalResult LayoutAssigner::stageOperand(DotOp dot, OpOperand &operand) {
            << "has " << type.getElementType()
            << " operands; the tensor cores take f16 or bf16 (f32 attention "
               "runs on the CPU lowering)";
-  auto shared = RankedTensorType::get(
-      type.getShape(), type.getElementType(),
-      SwizzledSharedLayoutAttr::get(program.getContext()));
+  auto shared = RankedTensorType::get(type.getShape(), type.getElementType(),
+                                      this->shared);
   if (failed(cast<VerifiableTensorEncoding>(shared.getEncoding())
                  .verifyEncoding(type.getShape(), type.getElementType(), [&] {
                    return dot.emitOpError()
@@ -238,7 +242,27 @@ struct AttnAssignLayoutsPass
         failedAny = true;
         return;
       }
-      auto mma = MmaLayoutAttr::get(program.getContext(), config.getWarps());
+      bool wgmma = program.getGpuConfigOrDefault().getWgmma();
+      if (wgmma && chip != "sm_90a") {
+        program.emitOpError()
+            << "asks for wgmma (#attn.gpu_config<wgmma = true>), which only "
+               "sm_90a has; this pass targets "
+            << chip;
+        failedAny = true;
+        return;
+      }
+      if (wgmma && (config.getWarps() % 4 != 0 ||
+                    config.getBlockM() != 16 * config.getWarps())) {
+        program.emitOpError()
+            << "asks for wgmma with block_m = " << config.getBlockM()
+            << " and " << config.getWarps()
+            << " warps; wgmma computes 64 rows per warpgroup of 4 warps, so "
+               "block_m must be 16 x warps with warps a multiple of 4";
+        failedAny = true;
+        return;
+      }
+      auto mma = MmaLayoutAttr::get(program.getContext(), config.getWarps(),
+                                    /*version=*/wgmma ? 3 : 2);
       if (failed(LayoutAssigner(program, mma).run()))
         failedAny = true;
     });

@@ -122,7 +122,7 @@ def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
 }
 
 def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
-  let summary = "How the sm_80 GPU lowering spends registers";
+  let summary = "How the GPU lowering spends registers and which tensor-core instructions it uses";
   let description = [{
     Knobs of the GPU lowering that change neither the tile program's
     semantics nor its tiles, only the code a kernel is made of. They exist
@@ -146,14 +146,31 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       docs/gpu-kernels.md).
 
     ```mlir
+    * `wgmma` (sm_90a only): the dots run on Hopper's warpgroup MMA
+      (`wgmma.mma_async`, operands in shared memory through descriptors,
+      P from registers) instead of `mma.sync`; needs a multiple of 4 warps
+      and `block_m = 16 x warps` (64 rows per warpgroup).
+      `attn-assign-layouts` then picks `#attn.mma<version = 3>` and
+      `#attn.swizzled<blocked>`.
+
+    ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+    #attn.gpu_config<wgmma = true>
     ```
   }];
   let parameters = (ins
     DefaultValuedParameter<"bool", "false">:$lazy_rescale,
     DefaultValuedParameter<"bool", "false">:$reverse_kv,
-    DefaultValuedParameter<"bool", "false">:$loop_local_ids
+    DefaultValuedParameter<"bool", "false">:$loop_local_ids,
+    DefaultValuedParameter<"bool", "false">:$wgmma
   );
+  let builders = [
+    AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
+                     "bool":$loop_local_ids), [{
+      return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
+                   /*wgmma=*/false);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -35,7 +35,7 @@ def Attn_RegisterLayoutInterface : AttrInterface<"RegisterLayoutInterface"> {
 def Attn_MmaLayoutAttr : Attn_Attr<"MmaLayout", "mma", [
     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
     DeclareAttrInterfaceMethods<Attn_RegisterLayoutInterface>]> {
-  let summary = "The accumulator layout of mma.sync m16n8 (sm_80 tensor cores)";
+  let summary = "The accumulator layout of the tensor cores (mma.sync m16n8, wgmma m64nN)";
   let description = [{
     A `[M, N]` tile with `M = 16 x MT x warps` rows and `N = 8 x NT`
     columns: warp `w` holds rows `[16 MT w, 16 MT (w + 1))`, in `MT`
@@ -46,16 +46,33 @@ def Attn_MmaLayoutAttr : Attn_Attr<"MmaLayout", "mma", [
     then n-tile, then those four. Any element type (scores, probabilities,
     masks and index tiles share the layout).
 
+    `version` says which instruction produces and consumes the layout, as
+    TritonGPU's `versionMajor` does: 2 (the default) is `mma.sync`
+    m16n8k16, 3 is Hopper's warpgroup `wgmma.mma_async` m64nNk16 (sm_90a),
+    whose accumulator is the same distribution with one m-tile per warp:
+    warpgroup `w / 4` holds rows `[64 (w / 4), 64 (w / 4 + 1))` and its warp
+    `w % 4` the 16 rows `[16 w, 16 w + 16)`. Version 3 needs a multiple of
+    4 warps and `M = 16 x warps` (`MT = 1`).
+
     ```mlir
     tensor<128x64xf32, #attn.mma<warps = 4>>     // MT = 2, NT = 8: 64 per thread
+    tensor<128x64xf32, #attn.mma<warps = 8, version = 3>>   // wgmma: 32 per thread
     ```
   }];
-  let parameters = (ins "int64_t":$warps);
+  let parameters = (ins "int64_t":$warps,
+                        DefaultValuedParameter<"int64_t", "2">:$version);
+  let builders = [
+    AttrBuilder<(ins "int64_t":$warps), [{
+      return $_get($_ctxt, warps, /*version=*/2);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// 16-row m-tiles per warp of an `rows`-row tile.
     int64_t getMTiles(int64_t rows) const { return rows / (16 * getWarps()); }
+    /// Whether wgmma (warpgroup MMA, sm_90a) produces the layout.
+    bool isWarpgroup() const { return getVersion() == 3; }
   }];
 }
 
@@ -70,8 +87,9 @@ def Attn_DotOperandLayoutAttr : Attn_Attr<"DotOperandLayout", "dot_operand", [
     `a3 = (g + 8, 2t + 8..)`, eight elements ordered by m-tile, k-step,
     then `a0..a3`. The A fragment of a k-step is exactly the accumulator of
     the two n-tiles it spans, so `attn.convert_layout` from the parent
-    `#attn.mma` moves no data. Only the A operand has a register layout on
-    sm_80: B operands are read from shared memory.
+    `#attn.mma` moves no data. Only the A operand has a register layout:
+    B operands are read from shared memory. With a version-3 parent it is
+    the register A operand of wgmma (the same fragment per warp).
 
     ```mlir
     tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>
@@ -112,12 +130,27 @@ def Attn_SwizzledSharedLayoutAttr : Attn_Attr<"SwizzledSharedLayout", "swizzled"
     to be staged through shared memory (`attn-stage-shared` makes that an
     `!attn.shared` buffer); on a buffer type it is the buffer's layout.
 
+    `blocked` stores the tile as `C / 64` column blocks, each an `[R, 64]`
+    tile of 128-byte rows swizzled the same way (block `b` at byte
+    `128 R b`; `R` a multiple of 8): the 128-byte-swizzle canonical layout
+    of wgmma's shared-memory operands, K-major or MN-major alike, whose
+    8-row atoms must start at multiples of 1024 bytes (attn-allocate-shared
+    aligns such buffers so).
+
     ```mlir
     tensor<64x128xf16, #attn.swizzled>
+    tensor<64x128xf16, #attn.swizzled<blocked>>
     ```
   }];
-  let parameters = (ins);
-  let assemblyFormat = "";
+  let parameters = (ins DefaultValuedParameter<"bool", "false">:$blocked);
+  let hasCustomAssemblyFormat = 1;
+  let builders = [
+    AttrBuilder<(ins), [{ return $_get($_ctxt, /*blocked=*/false); }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Byte alignment the buffer must start at.
+    int64_t getAlignment() const { return getBlocked() ? 1024 : 128; }
+  }];
 }
 
 #endif // ATTN_DIALECT_ATTN_IR_ATTNLAYOUTS_TD

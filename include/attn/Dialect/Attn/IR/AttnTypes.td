@@ -34,6 +34,10 @@ def Attn_SharedBufferType : TypeDef<Attn_Dialect, "SharedBuffer"> {
     SharedBufferType dropLeadingDim() const;
     /// The rank of the buffer.
     int64_t getRank() const { return getShape().size(); }
+    /// The byte alignment the buffer needs (its layout's).
+    int64_t getAlignment() const {
+      return ::llvm::cast<SwizzledSharedLayoutAttr>(getLayout()).getAlignment();
+    }
   }];
 }
 

@@ -1,0 +1,96 @@
+//===- Wgmma.cpp - Hopper warpgroup MMA building blocks -------------------===//
+
+#include "Wgmma.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+Value nvgpu::wgmmaDescriptor(ImplicitLocOpBuilder &b, Value smem,
+                             Value byteOffset, int64_t lbo, int64_t sbo) {
+  Type i64T = b.getI64Type();
+  Value ptr = LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(), smem,
+                                  ArrayRef<LLVM::GEPArg>{byteOffset});
+  Value addr = LLVM::PtrToIntOp::create(b, i64T, ptr);
+  Value start = arith::AndIOp::create(
+      b, arith::ShRUIOp::create(b, addr, arith::ConstantIntOp::create(b, 4, 64)),
+      arith::ConstantIntOp::create(b, 0x3FFF, 64));
+  uint64_t fields = (uint64_t((lbo >> 4) & 0x3FFF) << 16) |
+                    (uint64_t((sbo >> 4) & 0x3FFF) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(
+      b, start,
+      arith::ConstantIntOp::create(b, static_cast<int64_t>(fields), 64));
+}
+
+Value nvgpu::advanceDescriptor(ImplicitLocOpBuilder &b, Value desc,
+                               int64_t bytes) {
+  if (bytes == 0)
+    return desc;
+  return arith::AddIOp::create(b, desc,
+                               arith::ConstantIntOp::create(b, bytes >> 4, 64));
+}
+
+Type nvgpu::wgmmaAccumulatorType(MLIRContext *ctx, int64_t n) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(n / 2, Float32Type::get(ctx)));
+}
+
+static NVVM::WGMMATypes wgmmaType(Type elt) {
+  return elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+}
+
+Value nvgpu::wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA,
+                     Value descB, int64_t n, Type elt, bool bMNMajor) {
+  MLIRContext *ctx = b.getContext();
+  // PTX's default is A row-major and B column-major, both K-major; B
+  // stored [K, N] is the transposed (MN-major) case.
+  return NVVM::WgmmaMmaAsyncOp::create(
+      b, acc.getType(), acc, descA, descB,
+      NVVM::MMAShapeAttr::get(ctx, 64, n, 16), wgmmaType(elt), wgmmaType(elt),
+      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+      bMNMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+      /*satfinite=*/nullptr);
+}
+
+Value nvgpu::wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
+                     Value descB, int64_t n, Type elt, bool bMNMajor) {
+  // wgmma.mma_async.sync.aligned.m64n<N>k16.f32.<t>.<t> {d}, {a0..a3},
+  // b-desc, scale-d, imm-scale-a, imm-scale-b, imm-trans-b; with scale-d
+  // true (D += A B). Operands: $0..$(N/2-1) the accumulator outputs, then
+  // the four A registers, the descriptor, and the accumulator inputs tied
+  // to the outputs ("0", "1", ...).
+  int64_t regs = n / 2;
+  std::string d, constraints;
+  for (int64_t i = 0; i < regs; ++i) {
+    d += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? ",=f" : "=f");
+  }
+  constraints += ",r,r,r,r,l";
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  StringRef type = elt.isBF16() ? "bf16" : "f16";
+  std::string ptx = llvm::formatv(
+      "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
+      "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}\n",
+      n, type, d, regs, regs + 1, regs + 2, regs + 3, regs + 4,
+      bMNMajor ? 1 : 0);
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.push_back(descB);
+  for (int64_t i = 0; i < regs; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, acc, i));
+  return LLVM::InlineAsmOp::create(
+             b, acc.getType(), operands, ptx, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
