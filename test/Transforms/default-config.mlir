@@ -1,6 +1,6 @@
-// RUN: attn-opt %s --attn-default-config | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: attn-opt %s --attn-default-config | FileCheck %s --check-prefixes=CHECK,CPU,NOT90
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a' | FileCheck %s --check-prefixes=CHECK,SM90
-// RUN: attn-opt %s '--attn-default-config=chip=sm_80' | FileCheck %s --check-prefixes=CHECK,SM80
+// RUN: attn-opt %s '--attn-default-config=chip=sm_80' | FileCheck %s --check-prefixes=CHECK,SM80,NOT90
 
 // The heuristic (measured on the H200, docs/perf-log.md): 4 warps; with
 // Dmax = max(D, Dv): 128 x 64, 2 stages up to 64; up to 128, 2 stages and
@@ -9,11 +9,15 @@
 // sm_90a unless told otherwise) without a mask or with a causal one,
 // 64 x 64 with a window or if D != Dv; 64 x 64, 1 stage above (64 x 32
 // for 192 with a smaller head dim; per-loop thread ids on a GPU at D = 256 without a
-// mask). An existing configuration is kept.
+// mask). An existing configuration is kept. sm_90a: the dots on wgmma
+// for D = Dv in {64, 128, 256}: 8 warps, 128 x 128 up to D = 128 (128 x 64
+// with a bias or index tiles) and 128 x 64 at D = 256, without a window;
+// with a window 64 x 64 on 4 warps (one loop, one stage at D = 256).
 
 // CHECK-LABEL: func.func @fills_config
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 // CHECK-SAME: mask = #attn.mask<causal, top_left>
 func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
@@ -24,8 +28,8 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // Works on tensors as well: the config is attached before bufferization.
 // CHECK-LABEL: func.func @fills_config_tensor
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 // Without a chip (the CPU) there are no GPU knobs to choose.
 // CPU-NOT: gpu_config
@@ -48,8 +52,8 @@ func.func @keeps_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 
 // CHECK-LABEL: func.func @large_head_dim
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
-// SM90-SAME: gpu_config = #attn.gpu_config<loop_local_ids = true>
+// NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<loop_local_ids = true>
 func.func @large_head_dim(%q: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
@@ -83,18 +87,19 @@ func.func @dynamic_head_dim(%q: memref<?x?x?x?xf32>) {
 // CHECK-LABEL: func.func @head_dim_128_window
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true>
+// SM80-NOT: gpu_config = #attn.gpu_config<wgmma
 func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<window, top_left, left = 8, right = 8>}
   return
 }
 
-// D = 128, bottom-right causal: first block first with per-loop thread ids
-// on sm_90a, last block first on sm_80.
+// D = 128, bottom-right causal: last block first on sm_80; wgmma on sm_90a.
 // CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, loop_local_ids = true>
+// NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -102,11 +107,11 @@ func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   return
 }
 
-// D = 128, top-left causal: last block first; per-loop thread ids on sm_90a.
+// D = 128, top-left causal: last block first on sm_80; wgmma on sm_90a.
 // CHECK-LABEL: func.func @head_dim_128_causal_top_left
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -114,12 +119,12 @@ func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   return
 }
 
-// D = Dv = 128 without a mask and without LSE: on sm_90a that kernel needs
-// the reverse order and per-loop ids to stay free of spills.
+// D = Dv = 128 without a mask and without LSE (on sm_90 the mma.sync kernel
+// needs the reverse order and per-loop ids to stay free of spills).
 // CHECK-LABEL: func.func @head_dim_128_no_lse
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
+// NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -152,6 +157,7 @@ func.func @head_dim_192_64(%q: memref<?x?x?x192xf16>, %v: memref<?x?x?x64xf16>) 
 // CHECK-LABEL: func.func @head_dim_256_window
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1, split_kv = false>
+// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true>
 func.func @head_dim_256_window(%q: memref<?x?x?x256xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
                  outs(%q : memref<?x?x?x256xf16>) {mask = #attn.mask<window, bottom_right, left = 256, right = 0>}

@@ -33,6 +33,31 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   };
   if (ShapedType::isDynamic(headDim) || ShapedType::isDynamic(valueHeadDim))
     return get(64, 64, 2); // attn-tile refuses dynamic head dims anyway
+  // sm_90a: the dots on wgmma where they were measured against the
+  // mma.sync kernels below, same run (results/h200/
+  // 2026-12-01-wgmma-defaults.md): 1.1-1.6x at N >= 2048 and 0.99-1.3x at
+  // N = 512 without a window; 1.2-1.4x with one. Without a window: 8 warps
+  // (two warpgroups of 64 rows), 128 keys per block up to D = 128, 64 at
+  // D = 256 and beside a bias or index tiles (ALiBi, score_mod) at D = 128.
+  // With one: 64 x 64 on one warpgroup (128 x 64 ran 0.93x the mma.sync
+  // 64 x 64 at D = 128), one masked loop at D = 256 as below. D != Dv and
+  // D = 64 with a bias or index tiles keep the mma.sync kernels (D = 64
+  // with all of them ran 0.85x on wgmma).
+  bool registerTiles = mods.bias || mods.positional;
+  if (chip == "sm_90a" && headDim == valueHeadDim &&
+      (d == 128 || d == 256 || (d == 64 && !registerTiles))) {
+    bool window = mask.getKind() == MaskKind::Window;
+    auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
+                     int64_t stages, bool splitKV) {
+      return DefaultConfig{
+          TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
+          GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true)};
+    };
+    if (window)
+      return d == 256 ? wgmma(64, 64, 4, 1, /*splitKV=*/false)
+                      : wgmma(64, 64, 4, 2, true);
+    return wgmma(128, d <= 128 && !registerTiles ? 128 : 64, 8, 2, true);
+  }
   // Score modifications that keep a tile of their own in registers (the
   // bias tile; the index tiles of ALiBi and score_mod regions) spill at
   // 128-row tiles next to a D = 128 accumulator (12-800 bytes, ptxas), and
