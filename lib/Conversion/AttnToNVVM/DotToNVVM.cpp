@@ -291,6 +291,8 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    for (Value &chunk : acc)
+      chunk = fenceAccumulator(b, chunk);
 
     SmallVector<Value> results;
     for (auto [c, chunk] : llvm::enumerate(chunks))

@@ -94,3 +94,24 @@ Value nvgpu::wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
              /*operand_attrs=*/ArrayAttr())
       .getResult(0);
 }
+
+Value nvgpu::fenceAccumulator(ImplicitLocOpBuilder &b, Value acc) {
+  auto structT = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t regs = structT.getBody().size();
+  std::string constraints;
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += (i ? ",=f" : "=f");
+  for (int64_t i = 0; i < regs; ++i) {
+    constraints += "," + std::to_string(i);
+    operands.push_back(LLVM::ExtractValueOp::create(b, acc, i));
+  }
+  return LLVM::InlineAsmOp::create(
+             b, acc.getType(), operands, "", constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}

@@ -49,6 +49,14 @@ Value wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA, Value descB,
 Value wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
               Value descB, int64_t n, Type elt, bool bMNMajor);
 
+/// `acc` (an accumulator struct) passed through an empty inline-asm
+/// statement with side effects, placed right after the wgmma wait: no read
+/// of the accumulator can then be scheduled above the wait (the registers
+/// are the wgmma's until it completes, and LLVM sees no dependence between
+/// the wait intrinsic and arithmetic on them; CUTLASS's
+/// warpgroup_fence_operand does the same).
+Value fenceAccumulator(ImplicitLocOpBuilder &b, Value acc);
+
 } // namespace nvgpu
 } // namespace attn
 } // namespace mlir

@@ -18,6 +18,9 @@
 // CHECK-COUNT-8: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// No read of the accumulator may be scheduled above the wait: the 32
+// registers go through an empty asm statement with side effects.
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "=f,{{.*}},=f,0,1,{{.*}},31"
 // V [64 keys, 128 columns] MN-major: LBO = the 64-column block stride
 // (64 rows x 128 bytes = 8192), SBO 1024: (512 << 16) | (64 << 32) | (1 << 62).
 // CHECK: arith.constant 4611686293338849280 : i64
@@ -28,6 +31,7 @@
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{.*}}, $63}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}\0A", "=f,{{.*}},=f,r,r,r,r,l,0,1,{{.*}},63"
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "=f,{{.*}},=f,0,1,{{.*}},63"
 func.func @wgmma_f16(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                      %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
