@@ -11,8 +11,9 @@
 // for 192 with a smaller head dim; per-loop thread ids on a GPU at D = 256 without a
 // mask). An existing configuration is kept. sm_90a: the dots on wgmma
 // for D = Dv in {64, 128, 256}: 8 warps, 128 x 128 up to D = 128 (128 x 64
-// with a bias or index tiles) and 128 x 64 at D = 256, without a window;
-// with a window 64 x 64 on 4 warps (one loop, one stage at D = 256).
+// with a bias or index tiles) without a window; one warpgroup and one
+// stage for causal D = 128 (64 x 128) and D = 256 (64 x 64); with a window
+// 64 x 64 on 4 warps (one loop, one stage at D = 256).
 
 // CHECK-LABEL: func.func @fills_config
 // CHECK: attn.attention
@@ -53,7 +54,7 @@ func.func @keeps_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // CHECK-LABEL: func.func @large_head_dim
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<loop_local_ids = true>
 func.func @large_head_dim(%q: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
@@ -99,7 +100,7 @@ func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -111,7 +112,7 @@ func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_causal_top_left
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)

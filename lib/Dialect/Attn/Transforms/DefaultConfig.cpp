@@ -56,6 +56,17 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     if (window)
       return d == 256 ? wgmma(64, 64, 4, 1, /*splitKV=*/false)
                       : wgmma(64, 64, 4, 2, true);
+    // One warpgroup and one stage (two CTAs fit an SM, whose softmax and
+    // products then overlap each other) where that measured better
+    // (results/h200/2026-12-01-wgmma-one-warpgroup.md): D = 256, 1.04-1.12x
+    // the 128 x 64 kernel on 8 warps; causal D = 128, 64 x 128: 1.18x at
+    // N = 512 down to 1.00x at 16384. (Unmasked D = 128 with 64 x 128 ran
+    // 1.12x at N = 512 but 0.93x at 16384: a choice by sequence length,
+    // left to tuning.)
+    if (d == 256)
+      return wgmma(64, 64, 4, 1, true);
+    if (d == 128 && mask.getKind() == MaskKind::Causal && !registerTiles)
+      return wgmma(64, 128, 4, 1, true);
     return wgmma(128, d <= 128 && !registerTiles ? 128 : 64, 8, 2, true);
   }
   // Score modifications that keep a tile of their own in registers (the
