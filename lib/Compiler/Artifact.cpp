@@ -157,8 +157,7 @@ std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
       {"name", kernel.name},
       {"entry", kernel.name},
       {"target", artifacts.chip},
-      {"compiler", std::string("attn (git ") + ATTN_GIT_COMMIT + "), LLVM " +
-                       LLVM_VERSION_STRING},
+      {"compiler", compilerVersion()},
       {"ptx", ptxFile},
       {"cubin", cubinFile.empty() ? llvm::json::Value(nullptr)
                                   : llvm::json::Value(cubinFile)},
@@ -205,4 +204,9 @@ std::string mlir::attn::writeArtifacts(const GPUArtifacts &artifacts,
       err = writeFile(join(kernel.name + ".json"),
                       kernelJSON(artifacts, kernel, ptxFile, cubinFile));
   return err;
+}
+
+std::string mlir::attn::compilerVersion() {
+  return std::string("attn (git ") + ATTN_GIT_COMMIT + "), LLVM " +
+         LLVM_VERSION_STRING;
 }

@@ -7,6 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "attn/Compiler/Compiler.h"
+#include "attn/InitAllDialects.h"
+#include "attn/InitAllPasses.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassRegistry.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
@@ -75,5 +80,24 @@ int main() {
   report(*ctx, "bad-heads.mlir", kBadHeads);
   report(*ctx, "malformed.mlir", kMalformed);
   report(*ctx, "bad-config.mlir", kBadConfig);
+
+  // The header-only registration: a context with only the dialects it
+  // registers parses attn IR; the attn passes are known by name.
+  DialectRegistry registry;
+  attn::registerAllDialects(registry);
+  MLIRContext bare(registry);
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceString<ModuleOp>(kCausalGQA, ParserConfig(&bare));
+  llvm::outs() << "InitAllDialects: parsed " << (parsed ? "yes" : "no")
+               << ", dialects loaded " << bare.getLoadedDialects().size()
+               << "\n";
+  attn::registerAllPasses();
+  for (const char *pass : {"attn-tile", "convert-attn-tile-to-nvvm",
+                           "attn-lower-to-cpu"})
+    llvm::outs() << "InitAllPasses: " << pass << " "
+                 << (PassInfo::lookup(pass) || PassPipelineInfo::lookup(pass)
+                         ? "registered"
+                         : "not registered")
+                 << "\n";
   return 0;
 }

@@ -53,6 +53,9 @@ std::string writeArtifacts(const GPUArtifacts &artifacts, llvm::StringRef dir,
 std::string kernelJSON(const GPUArtifacts &artifacts, const KernelInfo &kernel,
                        llvm::StringRef ptxFile, llvm::StringRef cubinFile);
 
+/// "attn (git <commit>), LLVM <version>": what built the artifacts.
+std::string compilerVersion();
+
 } // namespace attn
 } // namespace mlir
 
