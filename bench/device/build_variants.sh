@@ -2,7 +2,7 @@
 # Compiles kernels with explicit tile configurations for a tuning run on the
 # device (the default ones come from build_artifacts.sh). Reads one kernel
 # per line from stdin:
-#   NAME DTYPE D MASK CONFIG...
+#   NAME DTYPE D[:DV] MASK CONFIG...
 # MASK is none, causal_br, causal_tl or window_br (left = 256, right = 0);
 # CONFIG is the body of #attn.tile_config<...>, optionally followed by `;`
 # and the body of #attn.gpu_config<...>. Prints ptxas's register and
@@ -27,16 +27,18 @@ while read -r name dt d mask cfg; do
     window_br) m=", mask = #attn.mask<window, bottom_right, left = 256, right = 0>" ;;
     *) echo "unknown mask '$mask'" >&2; exit 2 ;;
   esac
+  dv=$d
+  case $d in *:*) dv=${d#*:}; d=${d%%:*} ;; esac
   tiles=${cfg%%;*}
   gpu=""
   [ "$tiles" != "$cfg" ] && gpu=", gpu_config = #attn.gpu_config<${cfg#*;}>"
   src="$out/src/$name.mlir"
   cat > "$src" <<MLIR
 func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
-                 %v: memref<?x?x?x${d}x${dt}>, %o: memref<?x?x?x${d}x${dt}>,
+                 %v: memref<?x?x?x${dv}x${dt}>, %o: memref<?x?x?x${dv}x${dt}>,
                  %lse: memref<?x?x?xf32>) {
-  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>)
-                 outs(%o, %lse : memref<?x?x?x${d}x${dt}>, memref<?x?x?xf32>) {config = #attn.tile_config<$tiles>$gpu$m}
+  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${dv}x${dt}>)
+                 outs(%o, %lse : memref<?x?x?x${dv}x${dt}>, memref<?x?x?xf32>) {config = #attn.tile_config<$tiles>$gpu$m}
   return
 }
 MLIR

@@ -13,7 +13,9 @@
 // for D = Dv in {64, 128, 256}: 8 warps, 128 x 128 up to D = 128 (128 x 64
 // with a bias or index tiles) without a window; one warpgroup and one
 // stage for causal D = 128 (64 x 128) and D = 256 (64 x 64); with a window
-// 64 x 64 on 4 warps (one loop, one stage at D = 256).
+// 64 x 64 on 4 warps (one loop, one stage at D = 256). D = 192: 128 x 64 on
+// 8 warps; D != Dv: 64 x 128 (both <= 128) or 64 x 64 (256 on a side), one
+// warpgroup, one stage.
 
 // CHECK-LABEL: func.func @fills_config
 // CHECK: attn.attention
@@ -67,6 +69,7 @@ func.func @large_head_dim(%q: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) 
 // CHECK-LABEL: func.func @head_dim_128
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
+// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true>
 func.func @head_dim_128(%q: memref<?x?x?x128xf32>, %v: memref<?x?x?x256xf32>) {
   attn.attention ins(%q, %q, %v : memref<?x?x?x128xf32>, memref<?x?x?x128xf32>, memref<?x?x?x256xf32>)
                  outs(%v : memref<?x?x?x256xf32>)
@@ -136,7 +139,8 @@ func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
 // D != Dv up to 128: 64 x 64 (128-row tiles spill).
 // CHECK-LABEL: func.func @mixed_head_dims
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+// NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
+// SM90-SAME: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
 func.func @mixed_head_dims(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x128xf16>)
                  outs(%v : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
@@ -146,7 +150,8 @@ func.func @mixed_head_dims(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x128xf16>) 
 // D = 192 with Dv = 64: 64 x 32, 1 stage.
 // CHECK-LABEL: func.func @head_dim_192_64
 // CHECK: attn.attention
-// CHECK-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>
+// NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
 func.func @head_dim_192_64(%q: memref<?x?x?x192xf16>, %v: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %q, %v : memref<?x?x?x192xf16>, memref<?x?x?x192xf16>, memref<?x?x?x64xf16>)
                  outs(%v : memref<?x?x?x64xf16>)

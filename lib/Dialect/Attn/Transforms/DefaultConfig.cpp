@@ -40,19 +40,37 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   // (two warpgroups of 64 rows), 128 keys per block up to D = 128, 64 at
   // D = 256 and beside a bias or index tiles (ALiBi, score_mod) at D = 128.
   // With one: 64 x 64 on one warpgroup (128 x 64 ran 0.93x the mma.sync
-  // 64 x 64 at D = 128), one masked loop at D = 256 as below. D != Dv and
-  // D = 64 with a bias or index tiles keep the mma.sync kernels (D = 64
-  // with all of them ran 0.85x on wgmma).
+  // 64 x 64 at D = 128), one masked loop at D = 256 as below. D = 64 with
+  // a bias or index tiles keeps the mma.sync kernel (D = 64 with all of
+  // them ran 0.85x on wgmma).
   bool registerTiles = mods.bias || mods.positional;
+  bool window = mask.getKind() == MaskKind::Window;
+  auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
+                   int64_t stages, bool splitKV) {
+    return DefaultConfig{
+        TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
+        GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true)};
+  };
+  // D = 192 and D != Dv without a window or register tiles
+  // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
+  // kernels in the same run): D = 192 (Dv <= 192) 128 x 64 on 8 warps,
+  // 1.3-1.55x (unmasked D = 192) and 1.46-1.95x (causal 192/64); D != Dv up
+  // to 128 one warpgroup, 64 x 128, one stage, 1.19-1.64x (128/64
+  // unmasked, 64/128 causal); with 256 on either side 64 x 64, one stage
+  // (checked correct there, 449-487 TFLOP/s at N >= 2048, not timed against
+  // an mma.sync kernel of the same shape).
+  if (chip == "sm_90a" && !window && !registerTiles &&
+      (headDim != valueHeadDim || d == 192) &&
+      (headDim % 64 == 0 && valueHeadDim % 64 == 0)) {
+    if (headDim == 192 && valueHeadDim <= 192)
+      return wgmma(128, 64, 8, 2, true);
+    if (d <= 128)
+      return wgmma(64, 128, 4, 1, true);
+    if (d == 256)
+      return wgmma(64, 64, 4, 1, true);
+  }
   if (chip == "sm_90a" && headDim == valueHeadDim &&
       (d == 128 || d == 256 || (d == 64 && !registerTiles))) {
-    bool window = mask.getKind() == MaskKind::Window;
-    auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
-                     int64_t stages, bool splitKV) {
-      return DefaultConfig{
-          TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
-          GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true)};
-    };
     if (window)
       return d == 256 ? wgmma(64, 64, 4, 1, /*splitKV=*/false)
                       : wgmma(64, 64, 4, 2, true);
