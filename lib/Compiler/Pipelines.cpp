@@ -17,6 +17,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 
@@ -158,12 +160,50 @@ void mlir::attn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+std::string
+mlir::attn::validateGPUPipelineOptions(const GPUPipelineOptions &options) {
+  if (getMaxSharedBytes(options.chip) == 0)
+    return "chip='" + options.chip + "' is not a GPU target of attn (known: "
+           "sm_80, sm_90, sm_90a)";
+  static const char *formats[] = {"isa",    "bin",      "fatbin",
+                                  "llvm",   "offload",  "assembly",
+                                  "binary", "fatbinary"};
+  if (llvm::none_of(formats, [&](const char *f) { return options.format == f; }))
+    return "format='" + options.format +
+           "' is not a gpu-module-to-binary format (isa, bin, fatbin, llvm, "
+           "offload)";
+  if (!options.toolkit.empty() && !llvm::sys::fs::is_directory(options.toolkit))
+    return "toolkit='" + options.toolkit + "' is not a directory";
+  return "";
+}
+
 void mlir::attn::registerAttnPipelines() {
-  PassPipelineRegistration<GPUPipelineOptions>(
+  // Registered by hand rather than through PassPipelineRegistration's
+  // builder, which cannot fail: a bad option value (an unknown format, a
+  // toolkit that does not exist) is refused before anything runs, so that
+  // attn-opt exits non-zero (gpu-module-to-binary only prints an error for
+  // an unknown format and lets the pass succeed).
+  registerPassPipeline(
       "attn-lower-to-nvvm",
-      "Lower attn.attention to sm_80-class tensor-core kernels in a "
-      "gpu.binary (PTX, or cubin through ptxas)",
-      buildLowerToNVVMPipeline);
+      "Lower attn.attention to tensor-core kernels (mma.sync on sm_80, "
+      "wgmma on sm_90a) in a gpu.binary (PTX, or cubin through ptxas)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GPUPipelineOptions options;
+        std::string parseErrors;
+        llvm::raw_string_ostream os(parseErrors);
+        if (failed(options.parseFromString(text, os)))
+          return errorHandler(parseErrors);
+        std::string err = validateGPUPipelineOptions(options);
+        if (!err.empty())
+          return errorHandler("attn-lower-to-nvvm: " + err);
+        buildLowerToNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        GPUPipelineOptions options;
+        optHandler(options);
+      });
   PassPipelineRegistration<CPUPipelineOptions>(
       "attn-lower-to-cpu",
       "Lower attn.attention to the LLVM dialect for the host CPU (runs "

@@ -50,6 +50,12 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.toolkit = toolkit;
   options.splitKVLoop = !noSplit;
+  // Option values first: a bad one is an error before any work (a toolkit
+  // that does not exist used to be ignored for the one on PATH).
+  if (std::string err = attn::validateGPUPipelineOptions(options); !err.empty()) {
+    llvm::errs() << "attn-compile: " << err << "\n";
+    return 1;
+  }
   FailureOr<attn::GPUArtifacts> artifacts =
       attn::compileToGPU(*module, options, cubin);
   if (failed(artifacts))

@@ -38,6 +38,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::init(true)};
 };
 
+/// Checks the option values before any pass runs: a known chip, a format
+/// that gpu-module-to-binary takes, a toolkit directory that exists. Returns
+/// an error message naming the option, or an empty string.
+std::string validateGPUPipelineOptions(const GPUPipelineOptions &options);
+
 /// The dynamic shared memory a CTA may use on `chip`, or 0 when the chip is
 /// not one the GPU path supports.
 int64_t getMaxSharedBytes(llvm::StringRef chip);

@@ -355,6 +355,46 @@ func.func @scale_nan(%m: memref<1x1x8x16xf32>) {
 
 // -----
 
+// Finite in f64, but scale * log2(e) underflows f32, where every lowering
+// computes it: refused at the attribute, not at an internal op.
+func.func @scale_underflows_f32(%m: memref<1x1x8x16xf32>) {
+  // expected-error @+1 {{scale 1.000000e-60 is out of the f32 range the kernels compute in (scale * log2(e) must be a normal f32)}}
+  attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
+                 outs(%m : memref<1x1x8x16xf32>) {scale = 1.0e-60 : f64}
+  return
+}
+
+// -----
+
+func.func @scale_overflows_f32(%m: memref<1x1x8x16xf32>) {
+  // expected-error @+1 {{scale 1.000000e+39 is out of the f32 range}}
+  attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)
+                 outs(%m : memref<1x1x8x16xf32>) {scale = 1.0e39 : f64}
+  return
+}
+
+// -----
+
+// A static head dim of 0 (it used to reach the lowerings, which divided by
+// it).
+func.func @head_dim_zero(%m: memref<?x?x?x0xf16>) {
+  // expected-error @+1 {{head dim (D) must be positive, got 0}}
+  attn.attention ins(%m, %m, %m : memref<?x?x?x0xf16>, memref<?x?x?x0xf16>, memref<?x?x?x0xf16>)
+                 outs(%m : memref<?x?x?x0xf16>)
+  return
+}
+
+// -----
+
+func.func @value_head_dim_zero(%q: memref<?x?x?x16xf16>, %v: memref<?x?x?x0xf16>) {
+  // expected-error @+1 {{value head dim (Dv) must be positive, got 0}}
+  attn.attention ins(%q, %q, %v : memref<?x?x?x16xf16>, memref<?x?x?x16xf16>, memref<?x?x?x0xf16>)
+                 outs(%v : memref<?x?x?x0xf16>)
+  return
+}
+
+// -----
+
 func.func @scale_negative_inf(%m: memref<1x1x8x16xf32>) {
   // expected-error @+1 {{scale must be finite and non-zero, got -inf}}
   attn.attention ins(%m, %m, %m : memref<1x1x8x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>)

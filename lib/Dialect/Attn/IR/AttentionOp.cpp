@@ -177,6 +177,12 @@ LogicalResult AttentionOp::verify() {
                            {{"value", v, 3}, {"output", o, 3}})))
     return failure();
 
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"head dim (D)", q},
+                            {"value head dim (Dv)", v}})
+    if (!ShapedType::isDynamic(type.getDimSize(3)) && type.getDimSize(3) <= 0)
+      return emitOpError() << name << " must be positive, got "
+                           << type.getDimSize(3);
+
   int64_t hq = q.getDimSize(1), hkv = k.getDimSize(1);
   if (!ShapedType::isDynamic(hq) && !ShapedType::isDynamic(hkv) &&
       (hkv == 0 || hq % hkv != 0))
@@ -209,6 +215,14 @@ LogicalResult AttentionOp::verify() {
     if (!std::isfinite(s) || s == 0.0)
       return emitOpError() << "scale must be finite and non-zero, got "
                            << formatFloatForDiagnostic(s);
+    // Every lowering computes scale * log2(e) in f32 (the softmax's
+    // exponent base): a scale that leaves f32's normal range there would
+    // compute another function (all scores equal, or infinities).
+    float scaled = static_cast<float>(s * 1.4426950408889634);
+    if (!std::isnormal(scaled))
+      return emitOpError() << "scale " << formatFloatForDiagnostic(s)
+                           << " is out of the f32 range the kernels compute "
+                              "in (scale * log2(e) must be a normal f32)";
   }
   return success();
 }
