@@ -57,6 +57,22 @@ static Value fragmentOffset(ImplicitLocOpBuilder &b, Value laneBase,
   return off;
 }
 
+/// Packs the A scalars of fragment `kk` of a dot-operand tile (m-tile, then
+/// k-step) into the four registers of the m16n8k16 / wgmma A fragment.
+static std::array<Value, 4> packA(ImplicitLocOpBuilder &b, ValueRange aIn,
+                                  int64_t kk, Type elt) {
+  Type vecT = VectorType::get({2}, elt);
+  std::array<Value, 4> frag;
+  for (int r = 0; r < 4; ++r) {
+    Value v = LLVM::UndefOp::create(b, vecT);
+    v = LLVM::InsertElementOp::create(b, v, aIn[8 * kk + 2 * r], i32(b, 0));
+    v = LLVM::InsertElementOp::create(b, v, aIn[8 * kk + 2 * r + 1],
+                                      i32(b, 1));
+    frag[r] = LLVM::BitcastOp::create(b, b.getI32Type(), v);
+  }
+  return frag;
+}
+
 struct DotLowering : public OpConversionPattern<DotOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -104,21 +120,9 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     // A fragments from registers (a dot-operand tile): the scalars of
     // (mt, kk) are a0..a3 as pairs, packed before the product.
     SmallVector<std::array<Value, 4>> aRegs;
-    if (!aBuffer) {
-      ValueRange aIn = adaptor.getA();
-      Type vecT = VectorType::get({2}, elt);
-      for (int64_t i = 0; i < tile.mTiles * kSteps; ++i) {
-        std::array<Value, 4> frag;
-        for (int r = 0; r < 4; ++r) {
-          Value v = LLVM::UndefOp::create(b, vecT);
-          v = LLVM::InsertElementOp::create(b, v, aIn[8 * i + 2 * r], i32(b, 0));
-          v = LLVM::InsertElementOp::create(b, v, aIn[8 * i + 2 * r + 1],
-                                            i32(b, 1));
-          frag[r] = LLVM::BitcastOp::create(b, b.getI32Type(), v);
-        }
-        aRegs.push_back(frag);
-      }
-    }
+    if (!aBuffer)
+      for (int64_t i = 0; i < tile.mTiles * kSteps; ++i)
+        aRegs.push_back(packA(b, adaptor.getA(), i, elt));
     // A from shared memory ([M, K], rows of 2K bytes): matrix i covers rows
     // 8 (i % 2).., k 8 (i / 2)..
     Value aBase, aDyn;
@@ -180,22 +184,6 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     return success();
   }
 };
-
-/// Packs the A scalars of k-step `kk` of a dot-operand tile (one m-tile per
-/// warp) into the four registers of the m16n8k16 / wgmma A fragment.
-static std::array<Value, 4> packA(ImplicitLocOpBuilder &b, ValueRange aIn,
-                                  int64_t kk, Type elt) {
-  Type vecT = VectorType::get({2}, elt);
-  std::array<Value, 4> frag;
-  for (int r = 0; r < 4; ++r) {
-    Value v = LLVM::UndefOp::create(b, vecT);
-    v = LLVM::InsertElementOp::create(b, v, aIn[8 * kk + 2 * r], i32(b, 0));
-    v = LLVM::InsertElementOp::create(b, v, aIn[8 * kk + 2 * r + 1],
-                                      i32(b, 1));
-    frag[r] = LLVM::BitcastOp::create(b, b.getI32Type(), v);
-  }
-  return frag;
-}
 
 struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
   using OpConversionPattern::OpConversionPattern;
