@@ -1,0 +1,67 @@
+//===- SearchSpace.h - tuning candidates per target -------------*- C++ -*-===//
+//
+// The configurations a tuner may try for one attn.attention on one target,
+// declared in one place next to the constraints the lowerings check
+// (attn-tile: block_m a multiple of 16 x warps; attn-assign-layouts: wgmma
+// only on sm_90a, with block_m = 16 x warps and whole warpgroups), and an
+// analytic cost model that ranks the candidates that assemble.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_TUNING_SEARCHSPACE_H
+#define ATTN_TUNING_SEARCHSPACE_H
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace attn {
+
+/// One point of the search space: a tile configuration and the GPU
+/// lowering's knobs.
+struct TuningCandidate {
+  int64_t blockM = 64, blockN = 64, warps = 4, stages = 2;
+  bool wgmma = false, lazyRescale = false, reverseKV = false,
+       loopLocalIds = false;
+
+  TileConfigAttr tileConfig(MLIRContext *ctx) const;
+  GpuConfigAttr gpuConfig(MLIRContext *ctx) const;
+  /// "wgmma 128x64 w8 s2" and the knobs that are on.
+  std::string str() const;
+};
+
+/// The legal candidates for `chip` (sm_80, sm_90a): sm_80 and sm_90a
+/// mma.sync tiles {64 x (32, 64, 128) on 4 warps, 128 x (32, 64, 128) on 4
+/// or 8}, stages 1-3, lazy rescale on or off; sm_90a adds wgmma {64 x (64,
+/// 128) on 4 warps, 128 x (64, 128) on 8}, stages 1-3. Empty for another
+/// chip.
+std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
+
+/// What ptxas reported for a candidate's kernel.
+struct KernelResources {
+  int64_t registers = 0, spillBytes = 0, stackBytes = 0, sharedBytes = 0;
+  bool ignoredSetmaxnreg = false; // ptxas warning C7508
+};
+
+/// The problem a candidate is ranked for: B * Hq query blocks of Nq rows
+/// against Nk keys, on a chip with `sms` multiprocessors.
+struct TuningProblem {
+  int64_t batchHeads = 32, nq = 4096, nk = 4096, d = 128, dv = 128;
+  bool causal = false;
+  int64_t sms = 132;
+};
+
+/// Analytic cost model (lower is better, arbitrary units ~ time): the waves
+/// of CTAs over the SMs at the occupancy registers, shared memory and
+/// threads allow, the tail the last wave leaves, the K/V bytes each query
+/// block re-reads against its FLOPs, and a pipeline-depth term. A ranking
+/// for choosing what to measure, not a prediction of TFLOP/s.
+double estimateCost(const TuningCandidate &c, const KernelResources &r,
+                    const TuningProblem &p);
+
+} // namespace attn
+} // namespace mlir
+
+#endif // ATTN_TUNING_SEARCHSPACE_H

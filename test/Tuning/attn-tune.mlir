@@ -1,0 +1,43 @@
+// attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma
+// candidates), each compiled and assembled with ptxas -v, rejected when it
+// spills, the rest ranked by the cost model; --emit writes the best ones'
+// artifacts under names of their own.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: attn-tune %s --chip=sm_90a --n=2048 --top=2 --emit=%t/out > %t/report.json
+// RUN: FileCheck %s < %t/report.json
+// RUN: ls %t/out | grep -c '^attn__c[0-9]*\.json$' | FileCheck %s --check-prefix=EMIT
+// RUN: ls %t/out | grep -c '^attn-tune__c[0-9]*\.sm_90a\.ptx$' | FileCheck %s --check-prefix=EMIT
+// RUN: attn-tune %s --chip=sm_80 --n=2048 | FileCheck %s --check-prefix=SM80
+// RUN: not attn-tune %s --chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not attn-tune %s --n=0 2>&1 | FileCheck %s --check-prefix=N
+// RUN: echo 'func.func @f() { return }' > %t/none.mlir
+// RUN: not attn-tune %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NONE
+
+// CHECK: "accepted": {{[1-9][0-9]*}},
+// CHECK: "candidates": 66,
+// CHECK: "causal": true,
+// CHECK: "chip": "sm_90a",
+// CHECK: "d": 64,
+// CHECK: "candidate": "{{(wgmma|mma.sync) [0-9]+x[0-9]+ w[48] s[123].*}}",
+// CHECK: "rank": 1,
+// CHECK: "registers": {{[1-9][0-9]*}},
+// CHECK: "rank": 2,
+
+// Two emitted candidates: PTX and a kernel JSON each, renamed apart.
+// EMIT: {{^}}2{{$}}
+
+// sm_80 has no wgmma: the 54 mma.sync candidates only.
+// SM80: "candidates": 54,
+// SM80-NOT: "wgmma": true
+
+// CHIP: attn-tune: chip='sm_75' is not a GPU target of attn
+// N: attn-tune: --n, --top and -j must be positive
+// NONE: attn-tune: {{.*}}none.mlir holds no attn.attention
+
+func.func @attn(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}

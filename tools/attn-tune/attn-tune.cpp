@@ -1,0 +1,306 @@
+//===- attn-tune.cpp - candidates for tuning, pruned on this machine ------===//
+//
+// attn-tune in.mlir --chip=sm_90a [--n=4096] [--top=16] [--emit=DIR]
+//
+// The static half of tuning (no GPU needed): enumerates the legal
+// configurations of the search space for the chip (attn/Tuning), compiles
+// each for every attn.attention of in.mlir in parallel (one context per
+// candidate), assembles it with `ptxas -v`, rejects what fails to compile
+// or spills or uses local memory (and, for sm_90a, kernels where ptxas
+// ignored setmaxnreg), ranks the rest with the analytic cost model for
+// sequences of --n rows, and prints a JSON report of every candidate:
+// accepted ones with their resources and cost, rejected ones with the
+// reason. --emit writes the artifacts of the best --top candidates, each
+// kernel renamed `<function>__t<rank>`, for the device harness to measure
+// (bench/device/run.py). Errors print with a location and exit non-zero.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Compiler/Artifact.h"
+#include "attn/Compiler/Compiler.h"
+#include "attn/Tuning/SearchSpace.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <mutex>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"),
+                                  cl::Required);
+static cl::opt<std::string> chip("chip", cl::desc("sm_80 or sm_90a"),
+                                 cl::init("sm_90a"));
+static cl::opt<int64_t> seqLen("n", cl::desc("Sequence length ranked for"),
+                               cl::init(4096));
+static cl::opt<int64_t> top("top", cl::desc("Candidates to emit"),
+                            cl::init(16));
+static cl::opt<std::string> emitDir("emit",
+                                    cl::desc("Write the best candidates' "
+                                             "artifacts here"),
+                                    cl::init(""));
+static cl::opt<std::string> toolkit("toolkit",
+                                    cl::desc("CUDA toolkit path (ptxas)"),
+                                    cl::init(""));
+static cl::opt<unsigned> jobs("j", cl::desc("Parallel compilations"),
+                              cl::init(2));
+
+namespace {
+struct Outcome {
+  attn::TuningCandidate candidate;
+  bool accepted = false;
+  std::string reason;
+  attn::KernelResources resources;
+  double cost = 0;
+  attn::GPUArtifacts artifacts;
+  std::unique_ptr<MLIRContext> context; // owns the artifacts' attributes
+};
+} // namespace
+
+/// Runs ptxas -v on `ptx`; fills `r` or returns the reason it failed.
+static std::string assemble(StringRef ptxas, StringRef ptx,
+                            attn::KernelResources &r) {
+  SmallString<128> ptxFile, logFile;
+  if (llvm::sys::fs::createTemporaryFile("attn-tune", "ptx", ptxFile) ||
+      llvm::sys::fs::createTemporaryFile("attn-tune", "log", logFile))
+    return "cannot create a temporary file";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxFile, ec);
+    if (ec)
+      return "cannot write " + ptxFile.str().str();
+    os << ptx;
+  }
+  std::string arch = "-arch=" + chip;
+  SmallVector<StringRef> args = {ptxas, "-v", arch, ptxFile, "-o", "/dev/null"};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
+                                          StringRef(logFile)};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0,
+                                     0, &error);
+  auto log = llvm::MemoryBuffer::getFile(logFile);
+  llvm::sys::fs::remove(ptxFile);
+  llvm::sys::fs::remove(logFile);
+  if (rc != 0 || !log)
+    return "ptxas failed (exit " + std::to_string(rc) + ")" +
+           (log ? ": " + (*log)->getBuffer().take_front(300).str() : error);
+  StringRef text = (*log)->getBuffer();
+  SmallVector<StringRef> m;
+  // Sum over the kernels of the module (one per function).
+  llvm::Regex regs("Used ([0-9]+) registers"),
+      spill("([0-9]+) bytes spill stores"), stack("([0-9]+) bytes stack frame");
+  for (StringRef line : llvm::split(text, '\n')) {
+    int64_t v = 0;
+    if (regs.match(line, &m) && !m[1].getAsInteger(10, v))
+      r.registers = std::max(r.registers, v);
+    if (spill.match(line, &m) && !m[1].getAsInteger(10, v))
+      r.spillBytes += v;
+    if (stack.match(line, &m) && !m[1].getAsInteger(10, v))
+      r.stackBytes += v;
+    if (line.contains("C7508"))
+      r.ignoredSetmaxnreg = true;
+  }
+  if (r.registers == 0)
+    return "no resource report from ptxas";
+  return "";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "attn tuning candidates\n");
+  auto file = llvm::MemoryBuffer::getFile(input);
+  if (!file) {
+    llvm::errs() << "attn-tune: cannot read " << input << "\n";
+    return 1;
+  }
+  std::string source = (*file)->getBuffer().str();
+  attn::GPUPipelineOptions base;
+  base.chip = chip;
+  base.toolkit = toolkit;
+  if (std::string err = attn::validateGPUPipelineOptions(base); !err.empty()) {
+    llvm::errs() << "attn-tune: " << err << "\n";
+    return 1;
+  }
+  if (seqLen <= 0 || top <= 0 || jobs == 0) {
+    llvm::errs() << "attn-tune: --n, --top and -j must be positive\n";
+    return 1;
+  }
+  SmallVector<StringRef> searchPaths;
+  std::string toolkitBin = toolkit.empty() ? "" : toolkit + "/bin";
+  const char *cudaHome = std::getenv("CUDA_HOME");
+  std::string cudaBin = cudaHome ? std::string(cudaHome) + "/bin" : "";
+  for (const std::string &p : {toolkitBin, cudaBin})
+    if (!p.empty())
+      searchPaths.push_back(p);
+  auto ptxas = llvm::sys::findProgramByName("ptxas", searchPaths);
+  if (!ptxas)
+    ptxas = llvm::sys::findProgramByName("ptxas");
+  if (!ptxas) {
+    llvm::errs() << "attn-tune: ptxas not found (--toolkit, CUDA_HOME or "
+                    "PATH); the pruning needs its resource report\n";
+    return 1;
+  }
+
+  // The problem the candidates are ranked for, from the (first) op.
+  attn::TuningProblem problem;
+  {
+    std::unique_ptr<MLIRContext> ctx = attn::createContext();
+    llvm::SourceMgr sm;
+    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, input),
+                          llvm::SMLoc());
+    SourceMgrDiagnosticHandler handler(sm, ctx.get());
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(sm, ParserConfig(ctx.get()));
+    if (!module)
+      return 1;
+    attn::AttentionOp op;
+    module->walk([&](attn::AttentionOp a) {
+      if (!op)
+        op = a;
+    });
+    if (!op) {
+      llvm::errs() << "attn-tune: " << input << " holds no attn.attention\n";
+      return 1;
+    }
+    problem.d = op.getQueryType().getDimSize(3);
+    problem.dv = op.getValueType().getDimSize(3);
+    if (ShapedType::isDynamic(problem.d) || ShapedType::isDynamic(problem.dv)) {
+      op.emitError() << "attn-tune needs static head dims";
+      return 1;
+    }
+    problem.causal = op.getMaskOrDefault().getKind() == attn::MaskKind::Causal;
+    problem.nq = problem.nk = seqLen;
+    // The benchmark matrix's shapes: B * N = 16384 tokens, H * D = 2048.
+    problem.batchHeads = std::max<int64_t>(1, 16384 / seqLen) *
+                         std::max<int64_t>(1, 2048 / problem.d);
+  }
+
+  std::vector<attn::TuningCandidate> candidates =
+      attn::enumerateCandidates(chip);
+  std::vector<Outcome> outcomes(candidates.size());
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
+  for (size_t i = 0; i < candidates.size(); ++i)
+    pool.async([&, i] {
+      Outcome &out = outcomes[i];
+      out.candidate = candidates[i];
+      out.context = attn::createContext();
+      MLIRContext *ctx = out.context.get();
+      std::string diag;
+      ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+        if (diag.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+          diag = d.str();
+        return success();
+      });
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(source, ParserConfig(ctx), input);
+      if (!module) {
+        out.reason = "parse: " + diag;
+        return;
+      }
+      module->walk([&](attn::AttentionOp op) {
+        op.setConfigAttr(out.candidate.tileConfig(ctx));
+        op.setGpuConfigAttr(out.candidate.gpuConfig(ctx));
+      });
+      module->walk([&](func::FuncOp fn) {
+        fn.setSymName((fn.getSymName() + "__c" + std::to_string(i)).str());
+      });
+      attn::GPUPipelineOptions options;
+      options.chip = chip;
+      options.toolkit = toolkit;
+      FailureOr<attn::GPUArtifacts> artifacts =
+          attn::compileToGPU(*module, options, /*withCubin=*/false);
+      if (failed(artifacts)) {
+        out.reason = "compile: " + diag;
+        return;
+      }
+      out.artifacts = std::move(*artifacts);
+      for (const attn::KernelInfo &k : out.artifacts.kernels)
+        if (auto shared = k.launch.getAs<IntegerAttr>("shared_bytes"))
+          out.resources.sharedBytes =
+              std::max(out.resources.sharedBytes, shared.getInt());
+      std::string err = assemble(*ptxas, out.artifacts.ptx, out.resources);
+      if (!err.empty())
+        out.reason = err;
+      else if (out.resources.spillBytes || out.resources.stackBytes)
+        out.reason = "spills " + std::to_string(out.resources.spillBytes) +
+                     " bytes, stack " +
+                     std::to_string(out.resources.stackBytes);
+      else if (out.resources.ignoredSetmaxnreg)
+        out.reason = "ptxas ignored setmaxnreg (C7508)";
+      else {
+        out.accepted = true;
+        out.cost = attn::estimateCost(out.candidate, out.resources, problem);
+      }
+    });
+  pool.wait();
+
+  std::vector<size_t> order(outcomes.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (outcomes[a].accepted != outcomes[b].accepted)
+      return outcomes[a].accepted;
+    return outcomes[a].accepted && outcomes[a].cost < outcomes[b].cost;
+  });
+
+  llvm::json::Array rows;
+  int64_t rank = 0, accepted = 0;
+  for (size_t i : order) {
+    Outcome &o = outcomes[i];
+    llvm::json::Object row{{"candidate", o.candidate.str()},
+                           {"block_m", o.candidate.blockM},
+                           {"block_n", o.candidate.blockN},
+                           {"warps", o.candidate.warps},
+                           {"stages", o.candidate.stages},
+                           {"wgmma", o.candidate.wgmma},
+                           {"lazy_rescale", o.candidate.lazyRescale}};
+    if (o.accepted) {
+      ++accepted;
+      row["rank"] = ++rank;
+      row["cost"] = o.cost;
+      row["registers"] = o.resources.registers;
+      row["shared_bytes"] = o.resources.sharedBytes;
+    } else {
+      row["rejected"] = o.reason;
+    }
+    rows.push_back(std::move(row));
+    if (o.accepted && !emitDir.empty() && rank <= top) {
+      std::string stem = llvm::sys::path::stem(input).str() + "__c" +
+                         std::to_string(i);
+      std::string err = attn::writeArtifacts(o.artifacts, emitDir, stem);
+      if (!err.empty()) {
+        llvm::errs() << "attn-tune: " << err << "\n";
+        return 1;
+      }
+    }
+  }
+  llvm::json::Object report{
+      {"input", input.getValue()},
+      {"chip", chip.getValue()},
+      {"n", seqLen.getValue()},
+      {"d", problem.d},
+      {"dv", problem.dv},
+      {"causal", problem.causal},
+      {"candidates", int64_t(outcomes.size())},
+      {"accepted", accepted},
+      {"ranked", std::move(rows)}};
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
+               << "\n";
+  return 0;
+}
