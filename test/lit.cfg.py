@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -21,6 +22,7 @@ runner_libs = ",".join(
     for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
 )
 config.substitutions.append(("%mlir_runner_libs", runner_libs))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     (
         "%mlir_run_cpu",
@@ -29,7 +31,7 @@ config.substitutions.append(
 )
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
-tools = ["attn-opt", "attn-compile", "attn-api-test", "attn-capi-test", "attn-tune", "mlir-runner", "mlir-opt", "not"]
+tools = ["attn-opt", "attn-compile", "attn-api-test", "attn-capi-test", "attn-tune", "attn-tuning-db", "mlir-runner", "mlir-opt", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas (CUDA toolkit), for the tests that assemble generated PTX. A machine

@@ -3,6 +3,7 @@
 #include "attn/Compiler/Pipelines.h"
 #include "attn/Conversion/Passes.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Tuning/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -126,6 +127,13 @@ static void useShortSharedPointers() {
 void mlir::attn::buildAttnToKernelsPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   useShortSharedPointers();
+  // 0. Tuned configurations, where the database has them.
+  if (!options.tuningDb.empty()) {
+    AttnApplyTuningOptions tuning;
+    tuning.db = options.tuningDb;
+    tuning.chip = options.chip;
+    pm.addPass(createAttnApplyTuning(tuning));
+  }
   // 1-2. High level to tile programs, as for the CPU.
   buildAttnToTilesPipeline(pm, options.splitKVLoop, options.chip);
   pm.addPass(createCSEPass());

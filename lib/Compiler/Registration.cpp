@@ -6,6 +6,7 @@
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 #include "attn/Dialect/Attn/IR/BufferizableOpInterfaceImpl.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Tuning/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -88,6 +89,7 @@ void mlir::attn::registerAttnDialects(DialectRegistry &registry) {
 void mlir::attn::registerAttnPasses() {
   attn::registerAttnTransformsPasses();
   attn::registerAttnConversionPasses();
+  attn::registerAttnTuningPasses();
   attn::registerAttnPipelines();
   // The upstream passes the pipelines use.
   registerTransformsPasses();

@@ -33,6 +33,9 @@ static cl::opt<bool> cubin("cubin",
 static cl::opt<std::string> toolkit("toolkit",
                                     cl::desc("CUDA toolkit path (for ptxas)"),
                                     cl::init(""));
+static cl::opt<std::string> tuningDb("tuning-db",
+                                     cl::desc("SQLite tuning database"),
+                                     cl::init(""));
 static cl::opt<bool> noSplit("no-split-kv-loop",
                              cl::desc("Keep every K/V block masked"));
 
@@ -50,6 +53,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.toolkit = toolkit;
   options.splitKVLoop = !noSplit;
+  options.tuningDb = tuningDb;
   // Option values first: a bad one is an error before any work (a toolkit
   // that does not exist used to be ignored for the one on PATH).
   if (std::string err = attn::validateGPUPipelineOptions(options); !err.empty()) {

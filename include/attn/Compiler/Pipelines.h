@@ -36,6 +36,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "split-kv-loop",
       llvm::cl::desc("Peel masked K/V blocks off unmasked ones"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("SQLite tuning database to take configurations from "
+                     "(attn-apply-tuning; the heuristic for what it lacks)"),
+      llvm::cl::init("")};
 };
 
 /// Checks the option values before any pass runs: a known chip, a format

@@ -15,23 +15,36 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     (empty chip) it writes none. The heuristic was measured on the H200
     (docs/perf-log.md) among configurations that ptxas assembles without
     register spills for the target `chip` (sm_80, sm_90 or sm_90a; other
-    chips are refused; the CPU's empty one gets the sm_90a choice): 4 warps,
-    and with `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for
+    chips are refused; the CPU's empty one gets the mma.sync choices of
+    sm_90). On sm_90a the dots run on wgmma (`#attn.gpu_config<wgmma =
+    true>`) wherever that measured faster: for D = Dv in {64, 128, 256} with
+    every mask (128 x 128 on 8 warps up to D = 128 unmasked, 64 x 128 on
+    one warpgroup and one stage for causal D = 128, 64 x 64 one stage at
+    D = 256, 64 x 64 on one warpgroup with a window), for D = 192 (128 x 64
+    on 8 warps) and D != Dv (64 x 128 or 64 x 64, one warpgroup) without a
+    window, and 128 x 64 beside a bias or index tiles at D = 128. Everywhere
+    else (sm_80, the CPU, and the remaining cases) the mma.sync heuristic: 4
+    warps, and with `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for
     `Dmax <= 64`; for `Dmax <= 128`, `128 x 64` blocks, 2 stages and
     `lazy_rescale`, with the `reverse_kv` / `loop_local_ids` combination
     that keeps the kernel free of spills on the chip (it depends on the
-    mask and on the LSE output), except `128 x 32` for windows and
-    `64 x 64` for `D != Dv`; `64 x 64` and 1 stage above (`64 x 32` for
-    192 paired with a smaller head dim; windows with `split_kv = false`). `block_m = 128` gives each warp
-    two 16-row m-tiles.
+    mask and on the LSE output), except `64 x 64` for windows and
+    for `D != Dv`; `64 x 64` and 1 stage above (`64 x 32` for
+    192 paired with a smaller head dim; windows with `split_kv = false`).
+    `block_m = 128` on 4 warps gives each warp two 16-row m-tiles.
 
     ```mlir
     // Before: causal, D = Dv = 128
     attn.attention ins(...) outs(...) {mask = #attn.mask<causal, top_left>}
-    // After (chip = sm_90a)
+    // After (chip = sm_80)
     attn.attention ins(...) outs(...)
       {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>,
-       gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>,
+       gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>,
+       mask = #attn.mask<causal, top_left>}
+    // After (chip = sm_90a)
+    attn.attention ins(...) outs(...)
+      {config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>,
+       gpu_config = #attn.gpu_config<wgmma = true>,
        mask = #attn.mask<causal, top_left>}
     ```
   }];

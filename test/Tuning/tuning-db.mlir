@@ -1,0 +1,115 @@
+// The tuning database: JSON import and export, lookups (exact bucket,
+// nearest bucket, none), attn-apply-tuning on ops, and every way the file
+// can be wrong, each a warning naming the file with the heuristic used.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: attn-tuning-db import %S/Inputs/small-db.json %t/db.sqlite
+// RUN: attn-tuning-db export %t/db.sqlite | FileCheck %s --check-prefix=EXPORT
+// EXPORT-COUNT-4: "chip": "sm_90a"
+// EXPORT: "schema_version": 1
+
+// RUN: attn-tuning-db lookup %t/db.sqlite sm_90a f16 128 128 "#attn.mask<none>" "" 1 0 4096 | FileCheck %s --check-prefix=EXACT
+// EXACT: #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2> #attn.gpu_config<wgmma = true> bucket 4096
+// RUN: attn-tuning-db lookup %t/db.sqlite sm_90a f16 128 128 "#attn.mask<none>" "" 1 0 1000 | FileCheck %s --check-prefix=NEAREST
+// NEAREST: block_m = 64, block_n = 128, warps = 4, stages = 1> #attn.gpu_config<wgmma = true> bucket 512
+// RUN: attn-tuning-db lookup %t/db.sqlite sm_80 f16 128 128 "#attn.mask<none>" "" 1 0 4096 | FileCheck %s --check-prefix=NONE
+// NONE: none
+
+// The pass: exact, nearest, dynamic length (seq-len), no entry, an entry
+// that does not parse.
+// RUN: attn-opt %s --attn-apply-tuning="db=%t/db.sqlite chip=sm_90a" -verify-diagnostics -split-input-file | FileCheck %s
+
+// attn-compile --tuning-db: the kernel of @exact is the tuned one (the
+// whole file compiles as one module; the bad entry's warning is printed).
+// RUN: attn-compile %s --chip=sm_90a --tuning-db=%t/db.sqlite -o %t/k 2>&1 | FileCheck %s --check-prefix=COMPILE-WARN
+// COMPILE-WARN: warning: {{.*}}does not parse
+// RUN: FileCheck %s --check-prefix=COMPILE < %t/k/exact.json
+// COMPILE: "block_m": 128,
+// COMPILE-NEXT: "block_n": 128,
+// COMPILE: "warps": 8
+
+// Bad files: missing, garbage, truncated, another schema, missing columns,
+// another schema version, a locked file; and imports that are refused.
+// RUN: not attn-tuning-db export %t/missing.sqlite 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: attn-tuning-db: tuning database '{{.*}}missing.sqlite': no such file
+// RUN: echo garbage > %t/garbage.sqlite
+// RUN: not attn-tuning-db export %t/garbage.sqlite 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// GARBAGE: tuning database '{{.*}}garbage.sqlite': {{.*}}not a database
+// RUN: head -c 600 %t/db.sqlite > %t/truncated.sqlite
+// RUN: not attn-tuning-db export %t/truncated.sqlite 2>&1 | FileCheck %s --check-prefix=TRUNC
+// TRUNC: tuning database '{{.*}}truncated.sqlite':
+// RUN: %python -c "import sqlite3; c = sqlite3.connect('%t/other.sqlite'); c.execute('CREATE TABLE x(a)'); c.commit()"
+// RUN: not attn-tuning-db export %t/other.sqlite 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: tuning database '{{.*}}other.sqlite': not an attn tuning database (no such table: attn_tuning_meta)
+// RUN: %python -c "import sqlite3; c = sqlite3.connect('%t/cols.sqlite'); c.execute('CREATE TABLE attn_tuning_meta(key TEXT, value TEXT)'); c.execute(\"INSERT INTO attn_tuning_meta VALUES ('schema_version', '1')\"); c.execute('CREATE TABLE attn_tuning(chip TEXT, d INTEGER)'); c.commit()"
+// RUN: not attn-tuning-db export %t/cols.sqlite 2>&1 | FileCheck %s --check-prefix=COLS
+// COLS: tuning database '{{.*}}cols.sqlite': unexpected table layout (no such column: dtype)
+// RUN: cp %t/db.sqlite %t/v2.sqlite
+// RUN: %python -c "import sqlite3; c = sqlite3.connect('%t/v2.sqlite'); c.execute(\"UPDATE attn_tuning_meta SET value = '2'\"); c.commit()"
+// RUN: not attn-tuning-db export %t/v2.sqlite 2>&1 | FileCheck %s --check-prefix=VERSION
+// VERSION: tuning database '{{.*}}v2.sqlite': schema version 2, this compiler reads 1
+// RUN: %python %S/Inputs/hold-lock.py %t/db.sqlite "attn-tuning-db lookup %t/db.sqlite sm_90a f16 128 128 '#attn.mask<none>' '' 1 0 4096" 2>&1 | FileCheck %s --check-prefix=LOCKED
+// LOCKED: tuning database '{{.*}}db.sqlite': database is locked (another process holds it)
+// RUN: attn-opt %s --attn-apply-tuning="db=%t/garbage.sqlite" -split-input-file 2>&1 | FileCheck %s --check-prefix=PASS-BAD
+// PASS-BAD: warning: tuning database '{{.*}}garbage.sqlite': {{.*}}; using the heuristic configurations
+// PASS-BAD: attn.tuning = "heuristic"
+// RUN: echo '{"schema_version": 1, "entries": [{"chip": "sm_90a"}]}' > %t/partial.json
+// RUN: not attn-tuning-db import %t/partial.json %t/partial.sqlite 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// PARTIAL: import: entry 0: a field is missing or of the wrong type
+// RUN: echo '{"schema_version": 1, "entries": [' > %t/broken.json
+// RUN: not attn-tuning-db import %t/broken.json %t/broken.sqlite 2>&1 | FileCheck %s --check-prefix=BROKEN
+// BROKEN: import: {{.*}}
+
+// CHECK-LABEL: func.func @exact
+// CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>
+func.func @exact(%q: memref<1x16x4096x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>)
+                 outs(%q : memref<1x16x4096x128xf16>)
+  return
+}
+
+// -----
+
+// 1000 keys: bucket 1024, nearest to the 512 entry.
+// CHECK-LABEL: func.func @nearest
+// CHECK: attn.tuning = "db nearest 512", config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>
+func.func @nearest(%q: memref<1x16x1000x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<1x16x1000x128xf16>, memref<1x16x1000x128xf16>, memref<1x16x1000x128xf16>)
+                 outs(%q : memref<1x16x1000x128xf16>)
+  return
+}
+
+// -----
+
+// A dynamic length takes seq-len's bucket (4096); dynamic head counts
+// (an unknown GQA group) match any group, 1 first.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: attn.tuning = "db exact 4096"
+func.func @dynamic(%q: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>)
+  return
+}
+
+// -----
+
+// No entry for D = 64: left to the heuristic.
+// CHECK-LABEL: func.func @no_entry
+// CHECK-NOT: tile_config
+// CHECK: attn.tuning = "heuristic"
+func.func @no_entry(%q: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%q : memref<?x?x?x64xf16>)
+  return
+}
+
+// -----
+
+// The causal entry's gpu_config does not parse: a warning, the heuristic.
+// CHECK-LABEL: func.func @bad_entry
+// CHECK: attn.tuning = "heuristic"
+func.func @bad_entry(%q: memref<?x?x?x128xf16>) {
+  // expected-warning @+1 {{the entry for this op holds a configuration that does not parse ('#attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>', '#attn.gpu_config<oops>'); using the heuristic configuration}}
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}
