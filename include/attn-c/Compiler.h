@@ -50,6 +50,11 @@ MLIR_CAPI_EXPORTED void attnCompileOptionsSetCubin(AttnCompileOptions *options,
 /// CUDA_HOME).
 MLIR_CAPI_EXPORTED void attnCompileOptionsSetToolkit(AttnCompileOptions *options,
                                                      const char *path);
+/// GPU targets: the SQLite tuning database to take configurations from
+/// (docs/tuning.md; "" = none, the heuristic). A database that cannot be
+/// used is a warning in the result's diagnostics, and the heuristic decides.
+MLIR_CAPI_EXPORTED void attnCompileOptionsSetTuningDB(AttnCompileOptions *options,
+                                                      const char *path);
 /// Split each K/V loop into unmasked and masked parts (default true).
 MLIR_CAPI_EXPORTED void
 attnCompileOptionsSetSplitKVLoop(AttnCompileOptions *options, bool split);

@@ -32,6 +32,7 @@ struct AttnCompileOptions {
   bool cubin = false;
   std::string toolkit;
   bool splitKVLoop = true;
+  std::string tuningDb;
 };
 
 namespace {
@@ -78,6 +79,10 @@ void attnCompileOptionsSetCubin(AttnCompileOptions *options, bool cubin) {
 void attnCompileOptionsSetToolkit(AttnCompileOptions *options,
                                   const char *path) {
   options->toolkit = path ? path : "";
+}
+void attnCompileOptionsSetTuningDB(AttnCompileOptions *options,
+                                   const char *path) {
+  options->tuningDb = path ? path : "";
 }
 void attnCompileOptionsSetSplitKVLoop(AttnCompileOptions *options,
                                       bool split) {
@@ -156,6 +161,7 @@ static void compileInto(AttnCompileResult &result, llvm::StringRef source,
   gpu.chip = options.target;
   gpu.toolkit = options.toolkit;
   gpu.splitKVLoop = options.splitKVLoop;
+  gpu.tuningDb = options.tuningDb;
   FailureOr<attn::GPUArtifacts> artifacts =
       attn::compileToGPU(*module, gpu, options.cubin);
   if (failed(artifacts))

@@ -130,6 +130,19 @@ int main(int argc, char **argv) {
   attnCompileResultDestroy(compile("syntax", kSyntax, "syntax.mlir", "cpu"));
   attnCompileResultDestroy(compile("target", kAttention, "causal.mlir", "sm_75"));
 
+  {
+    /* A tuning database that does not exist: a warning, and the heuristic. */
+    AttnCompileOptions *options = attnCompileOptionsCreate();
+    attnCompileOptionsSetTuningDB(options, "/nonexistent/tuning.sqlite");
+    r = attnCompileSource(kAttention, strlen(kAttention), "causal.mlir", options);
+    attnCompileOptionsDestroy(options);
+    printf("tuning db: %s, %zu diagnostics\n",
+           attnCompileResultSucceeded(r) ? "ok" : "failed",
+           attnCompileResultGetNumDiagnostics(r));
+    printDiagnostics(r);
+    attnCompileResultDestroy(r);
+  }
+
   r = attnCompileSource(NULL, 0, NULL, NULL);
   printf("null source: %s\n", attnCompileResultSucceeded(r) ? "ok" : "failed");
   printDiagnostics(r);
