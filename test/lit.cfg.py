@@ -52,8 +52,10 @@ if ptxas:
 
 # The runtime's device-free test (metadata parser and launch checks).
 config.substitutions.append(
-    ("%attn_runtime_test", os.path.join(config.attn_runtime_dir, "attn_runtime_test"))
+    ("%attn_runtime_test_sanitized", os.path.join(config.attn_runtime_dir, "attn_runtime_test_sanitized"))
 )
+config.substitutions.append(
+    ("%attn_runtime_test", os.path.join(config.attn_runtime_dir, "attn_runtime_test")))
 config.substitutions.append(("%attn_runtime_dir", config.attn_runtime_dir))
 if os.path.exists(os.path.join(config.attn_runtime_dir, "libattn_runtime.so")):
     config.available_features.add("attn-runtime-lib")
