@@ -162,6 +162,10 @@ static void compileInto(AttnCompileResult &result, llvm::StringRef source,
   gpu.toolkit = options.toolkit;
   gpu.splitKVLoop = options.splitKVLoop;
   gpu.tuningDb = options.tuningDb;
+  if (std::string err = attn::validateGPUPipelineOptions(gpu); !err.empty()) {
+    result.error(err);
+    return;
+  }
   FailureOr<attn::GPUArtifacts> artifacts =
       attn::compileToGPU(*module, gpu, options.cubin);
   if (failed(artifacts))

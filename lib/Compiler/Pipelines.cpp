@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
+
+#include <mutex>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -118,10 +120,15 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
 /// the kernels sit at the 255-register limit, so this is the difference
 /// between spilling and not. (Triton sets the same flag the same way.)
 static void useShortSharedPointers() {
-  auto &options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("nvptx-short-ptr");
-  if (it != options.end() && it->second->getNumOccurrences() == 0)
-    it->second->addOccurrence(0, "nvptx-short-ptr", "true");
+  // Once per process: compilations on several threads (attn-tune, the C
+  // API) would otherwise race on the option.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("nvptx-short-ptr");
+    if (it != options.end() && it->second->getNumOccurrences() == 0)
+      it->second->addOccurrence(0, "nvptx-short-ptr", "true");
+  });
 }
 
 void mlir::attn::buildAttnToKernelsPipeline(

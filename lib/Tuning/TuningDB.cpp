@@ -281,7 +281,8 @@ llvm::Error TuningDB::importJSON(llvm::StringRef text) {
     parsed.push_back(std::move(e));
   }
   // All or nothing.
-  sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+  if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+    return failure(path, std::string("import: ") + sqlite3_errmsg(db));
   for (const TuningEntry &e : parsed)
     if (llvm::Error err = insert(e)) {
       sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);

@@ -11,7 +11,7 @@
 // for 192 with a smaller head dim; per-loop thread ids on a GPU at D = 256 without a
 // mask). An existing configuration is kept. sm_90a: the dots on wgmma
 // for D = Dv in {64, 128, 256}: 8 warps, 128 x 128 up to D = 128 (128 x 64
-// with a bias or index tiles) without a window; one warpgroup and one
+// with a bias or index tiles at D = 128) without a window; one warpgroup and one
 // stage for causal D = 128 (64 x 128) and D = 256 (64 x 64); with a window
 // 64 x 64 on 4 warps (one loop, one stage at D = 256). D = 192: 128 x 64 on
 // 8 warps; D != Dv: 64 x 128 (both <= 128) or 64 x 64 (256 on a side), one
@@ -136,7 +136,8 @@ func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
   return
 }
 
-// D != Dv up to 128: 64 x 64 (128-row tiles spill).
+// D != Dv up to 128: 64 x 64 on mma.sync (128-row tiles spill); on sm_90a
+// 64 x 128 on one warpgroup with wgmma.
 // CHECK-LABEL: func.func @mixed_head_dims
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
@@ -147,7 +148,8 @@ func.func @mixed_head_dims(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x128xf16>) 
   return
 }
 
-// D = 192 with Dv = 64: 64 x 32, 1 stage.
+// D = 192 with Dv = 64: 64 x 32, 1 stage on mma.sync; on sm_90a 128 x 64
+// on 8 warps with wgmma.
 // CHECK-LABEL: func.func @head_dim_192_64
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>

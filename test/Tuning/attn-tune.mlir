@@ -10,6 +10,7 @@
 // RUN: ls %t/out | grep -c '^attn-tune__c[0-9]*\.sm_90a\.ptx$' | FileCheck %s --check-prefix=EMIT
 // RUN: attn-tune %s --chip=sm_80 --n=2048 | FileCheck %s --check-prefix=SM80
 // RUN: not attn-tune %s --chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not attn-tune %s --chip=sm_90 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: not attn-tune %s --n=0 2>&1 | FileCheck %s --check-prefix=N
 // RUN: echo 'func.func @f() { return }' > %t/none.mlir
 // RUN: not attn-tune %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NONE
@@ -32,6 +33,7 @@
 // SM80-NOT: "wgmma": true
 
 // CHIP: attn-tune: chip='sm_75' is not a GPU target of attn
+// SM90: attn-tune: no search space for chip 'sm_90' (sm_80, sm_90a)
 // N: attn-tune: --n, --top and -j must be positive
 // NONE: attn-tune: {{.*}}none.mlir holds no attn.attention
 

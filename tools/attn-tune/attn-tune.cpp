@@ -11,7 +11,8 @@
 // sequences of --n rows, and prints a JSON report of every candidate:
 // accepted ones with their resources and cost, rejected ones with the
 // reason. --emit writes the artifacts of the best --top candidates, each
-// kernel renamed `<function>__t<rank>`, for the device harness to measure
+// kernel renamed `<function>__c<candidate index>`, for the device harness
+// to measure
 // (bench/device/run.py). Errors print with a location and exit non-zero.
 //
 //===----------------------------------------------------------------------===//
@@ -77,14 +78,20 @@ struct Outcome {
 static std::string assemble(StringRef ptxas, StringRef ptx,
                             attn::KernelResources &r) {
   SmallString<128> ptxFile, logFile;
-  if (llvm::sys::fs::createTemporaryFile("attn-tune", "ptx", ptxFile) ||
-      llvm::sys::fs::createTemporaryFile("attn-tune", "log", logFile))
+  if (llvm::sys::fs::createTemporaryFile("attn-tune", "ptx", ptxFile))
     return "cannot create a temporary file";
+  if (llvm::sys::fs::createTemporaryFile("attn-tune", "log", logFile)) {
+    llvm::sys::fs::remove(ptxFile);
+    return "cannot create a temporary file";
+  }
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(ptxFile, ec);
-    if (ec)
+    if (ec) {
+      llvm::sys::fs::remove(ptxFile);
+      llvm::sys::fs::remove(logFile);
       return "cannot write " + ptxFile.str().str();
+    }
     os << ptx;
   }
   std::string arch = "-arch=" + chip;
@@ -193,6 +200,11 @@ int main(int argc, char **argv) {
 
   std::vector<attn::TuningCandidate> candidates =
       attn::enumerateCandidates(chip);
+  if (candidates.empty()) {
+    llvm::errs() << "attn-tune: no search space for chip '" << chip
+                 << "' (sm_80, sm_90a)\n";
+    return 1;
+  }
   std::vector<Outcome> outcomes(candidates.size());
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
   for (size_t i = 0; i < candidates.size(); ++i)

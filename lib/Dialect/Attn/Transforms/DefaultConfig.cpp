@@ -37,8 +37,9 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   // mma.sync kernels below, same run (results/h200/
   // 2026-12-01-wgmma-defaults.md): 1.1-1.6x at N >= 2048 and 0.99-1.3x at
   // N = 512 without a window; 1.2-1.4x with one. Without a window: 8 warps
-  // (two warpgroups of 64 rows), 128 keys per block up to D = 128, 64 at
-  // D = 256 and beside a bias or index tiles (ALiBi, score_mod) at D = 128.
+  // (two warpgroups of 64 rows), 128 keys per block up to D = 128 (64
+  // beside a bias or index tiles, ALiBi or score_mod, at D = 128), except
+  // the one-warpgroup tiles below for causal D = 128 and for D = 256.
   // With one: 64 x 64 on one warpgroup (128 x 64 ran 0.93x the mma.sync
   // 64 x 64 at D = 128), one masked loop at D = 256 as below. D = 64 with
   // a bias or index tiles keeps the mma.sync kernel (D = 64 with all of

@@ -144,14 +144,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       loops, so that none of them is kept live across a loop that does not
       use it (a few integer operations per block for registers; see
       docs/gpu-kernels.md).
-
-    ```mlir
     * `wgmma` (sm_90a only): the dots run on Hopper's warpgroup MMA
       (`wgmma.mma_async`, operands in shared memory through descriptors,
       P from registers) instead of `mma.sync`; needs a multiple of 4 warps
       and `block_m = 16 x warps` (64 rows per warpgroup).
       `attn-assign-layouts` then picks `#attn.mma<version = 3>` and
       `#attn.swizzled<blocked>`.
+
+    ```mlir
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>

@@ -18,13 +18,18 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     chips are refused; the CPU's empty one gets the mma.sync choices of
     sm_90). On sm_90a the dots run on wgmma (`#attn.gpu_config<wgmma =
     true>`) wherever that measured faster: for D = Dv in {64, 128, 256} with
-    every mask (128 x 128 on 8 warps up to D = 128 unmasked, 64 x 128 on
-    one warpgroup and one stage for causal D = 128, 64 x 64 one stage at
-    D = 256, 64 x 64 on one warpgroup with a window), for D = 192 (128 x 64
-    on 8 warps) and D != Dv (64 x 128 or 64 x 64, one warpgroup) without a
-    window, and 128 x 64 beside a bias or index tiles at D = 128. Everywhere
-    else (sm_80, the CPU, and the remaining cases) the mma.sync heuristic: 4
-    warps, and with `Dmax = max(D, Dv)`: `128 x 64` blocks and 2 stages for
+    every mask (128 x 128 on 8 warps for D = 64 and unmasked D = 128,
+    64 x 128 on one warpgroup and one stage for causal D = 128, 64 x 64 one
+    stage at D = 256, 64 x 64 on one warpgroup with a window; 128 x 64 on 8
+    warps beside a bias or index tiles at D = 128 without a window; D = 64
+    with a bias or index tiles stays on mma.sync), and, without a window or
+    register tiles, for D = 192 with Dv <= 192 (128 x 64 on 8 warps) and
+    D != Dv with both multiples of 64 and neither 192 (64 x 128 on one
+    warpgroup up to 128, 64 x 64 with 256). Everywhere else (sm_80, sm_90,
+    the CPU, and the remaining cases) the mma.sync heuristic: 4 warps, and
+    with `Dmax = max(D, Dv)`: a bias gives `64 x 64` (`64 x 32` above 128),
+    ALiBi or a `score_mod` region `64 x 64` for `64 < Dmax <= 128`;
+    otherwise `128 x 64` blocks and 2 stages for
     `Dmax <= 64`; for `Dmax <= 128`, `128 x 64` blocks, 2 stages and
     `lazy_rescale`, with the `reverse_kv` / `loop_local_ids` combination
     that keeps the kernel free of spills on the chip (it depends on the
@@ -50,7 +55,7 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target GPU (sm_80, sm_90a); empty for the CPU">
+           "Target GPU (sm_80, sm_90, sm_90a); empty for the CPU">
   ];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }
