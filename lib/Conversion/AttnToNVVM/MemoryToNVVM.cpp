@@ -72,6 +72,15 @@ static WarpMMA makeWarpMMA(ImplicitLocOpBuilder &b, Operation *op, Type elt) {
                  {ids.tid, ids.warp, ids.lane, ids.group, ids.quadLane});
 }
 
+/// fence.proxy.async.shared::cta: this thread's ordinary shared-memory
+/// writes (cp.async included) become visible to the async proxy that wgmma
+/// reads through (before the barrier that follows).
+static void fenceAsyncProxy(ImplicitLocOpBuilder &b) {
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
 namespace {
 
 struct DimLowering : public OpConversionPattern<memref::DimOp> {
@@ -489,9 +498,7 @@ struct AsyncWaitLowering : public OpConversionPattern<AsyncWaitOp> {
     // through the async proxy, which sees those writes only after a proxy
     // fence by each writing thread (before the barrier that follows).
     if (getGpuConfig(op).getWgmma())
-      NVVM::FenceProxyOp::create(
-          b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      fenceAsyncProxy(b);
     rewriter.eraseOp(op);
     return success();
   }
@@ -543,9 +550,7 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
     // Ordinary stores that wgmma will read (blocked tiles) need a proxy
     // fence by each writing thread, like cp.async (AsyncWaitLowering).
     if (blocked)
-      NVVM::FenceProxyOp::create(
-          b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      fenceAsyncProxy(b);
     rewriter.eraseOp(op);
     return success();
   }
