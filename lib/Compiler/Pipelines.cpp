@@ -149,6 +149,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
   AttnAssignLayoutsOptions layouts;
   layouts.chip = options.chip;
   pm.addPass(createAttnAssignLayouts(layouts));
+  pm.addPass(createAttnOverlapSoftmax());
   pm.addPass(createAttnStageShared());
   pm.addPass(createAttnPipeline());
   AttnAllocateSharedOptions shared;

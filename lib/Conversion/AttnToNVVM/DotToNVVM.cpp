@@ -7,8 +7,9 @@
 // memory through a descriptor, A from shared memory (Q) or from registers
 // (P, the RS form); operands in #attn.swizzled<blocked>, whose column
 // blocks and k-steps are descriptor offsets from one base. The product is
-// issued after a wgmma fence and waited for (commit, wait 0) before its
-// result is used: no overlap of one product with other work yet.
+// issued after a wgmma fence and committed; a synchronous product is waited
+// for (wait 0) right there, an `async` one by the attn.dot_wait its result
+// passes through (wait `pending`, then a fence on its registers).
 //
 // Version 2: `acc + A B` (or `A B^T`) in the #attn.mma layout, as mma.sync
 // m16n8k16 tiles: per 16-wide k-step, each warp's A fragments (ldmatrix from shared
@@ -278,9 +279,12 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-    for (Value &chunk : acc)
-      chunk = fenceAccumulator(b, chunk);
+    // An async product's registers are only read after its attn.dot_wait.
+    if (!op.getAsync()) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+      for (Value &chunk : acc)
+        chunk = fenceAccumulator(b, chunk);
+    }
 
     SmallVector<Value> results;
     for (auto [c, chunk] : llvm::enumerate(chunks))
@@ -290,10 +294,30 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
     return success();
   }
 };
+
+/// wgmma.wait_group `pending`, then every operand register through an
+/// accumulator fence: the registers are the tensor cores' until the wait,
+/// and the fence keeps LLVM from reading them above it.
+struct DotWaitLowering : public OpConversionPattern<DotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DotWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, op.getPending());
+    SmallVector<SmallVector<Value>> results;
+    for (ValueRange regs : adaptor.getValues())
+      results.push_back(fenceRegisters(b, regs));
+    SmallVector<ValueRange> ranges(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, ranges);
+    return success();
+  }
+};
 } // namespace
 
 void nvgpu::populateDotToNVVMPatterns(TileTypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<DotLowering, WarpgroupDotLowering>(converter,
-                                                  patterns.getContext());
+  patterns.add<DotLowering, WarpgroupDotLowering, DotWaitLowering>(
+      converter, patterns.getContext());
 }

@@ -115,3 +115,21 @@ Value nvgpu::fenceAccumulator(ImplicitLocOpBuilder &b, Value acc) {
              /*operand_attrs=*/ArrayAttr())
       .getResult(0);
 }
+
+SmallVector<Value> nvgpu::fenceRegisters(ImplicitLocOpBuilder &b,
+                                         ValueRange regs) {
+  // In structs of at most 128 registers (one m64n256 accumulator), the
+  // size the fence is used with after a synchronous product.
+  SmallVector<Value> out;
+  for (size_t first = 0; first < regs.size(); first += 128) {
+    size_t count = std::min<size_t>(128, regs.size() - first);
+    Type structT = wgmmaAccumulatorType(b.getContext(), 2 * count);
+    Value s = LLVM::UndefOp::create(b, structT);
+    for (size_t i = 0; i < count; ++i)
+      s = LLVM::InsertValueOp::create(b, s, regs[first + i], i);
+    s = fenceAccumulator(b, s);
+    for (size_t i = 0; i < count; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, s, i));
+  }
+  return out;
+}

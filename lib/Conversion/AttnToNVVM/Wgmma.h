@@ -57,6 +57,10 @@ Value wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
 /// warpgroup_fence_operand does the same).
 Value fenceAccumulator(ImplicitLocOpBuilder &b, Value acc);
 
+/// The same fence on f32 registers (an accumulator tile's scalars): the
+/// fenced values, in order.
+SmallVector<Value> fenceRegisters(ImplicitLocOpBuilder &b, ValueRange regs);
+
 } // namespace nvgpu
 } // namespace attn
 } // namespace mlir

@@ -172,3 +172,31 @@ func.func @blocked_rows(%t: !attn.shared<12x64xf16, #attn.swizzled<blocked>>)
 
 // expected-error @+1 {{expected 'blocked'}}
 func.func @swizzled_param(%t: tensor<64x64xf16, #attn.swizzled<wide>>)
+
+// -----
+
+func.func @async_mma_sync(%q: !attn.shared<64x64xf16, #attn.swizzled>, %k: !attn.shared<64x64xf16, #attn.swizzled>,
+                          %acc: tensor<64x64xf32, #attn.mma<warps = 4>>) {
+  // expected-error @+1 {{is async, which only wgmma products are: the result needs a #attn.mma<version = 3> layout}}
+  %s = attn.dot %q, %k, %acc transpose_b async : !attn.shared<64x64xf16, #attn.swizzled>, !attn.shared<64x64xf16, #attn.swizzled> -> tensor<64x64xf32, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+func.func @async_read_early(%q: !attn.shared<64x64xf16, #attn.swizzled<blocked>>,
+                            %k: !attn.shared<64x64xf16, #attn.swizzled<blocked>>,
+                            %acc: tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>) {
+  // expected-error @+1 {{is async: its result may only be waited for (attn.dot_wait) or yielded, but 'arith.addf' uses it}}
+  %s = attn.dot %q, %k, %acc transpose_b async : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked>> -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+  %t = arith.addf %s, %acc : tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+  return
+}
+
+// -----
+
+func.func @dot_wait_mma_sync(%s: tensor<64x64xf32, #attn.mma<warps = 4>>) {
+  // expected-error @+1 {{waits for wgmma products: each operand needs a #attn.mma<version = 3> layout, got 'tensor<64x64xf32, #attn.mma<warps = 4>>'}}
+  %w = attn.dot_wait %s {pending = 0 : i64} : tensor<64x64xf32, #attn.mma<warps = 4>>
+  return
+}

@@ -73,3 +73,16 @@ func.func @iota(%r: index) {
   %k = attn.iota 1, %r : tensor<64x32xindex, #mma>
   return
 }
+
+// An async wgmma product and the wait that returns it.
+// CHECK-LABEL: func.func @async_product
+// CHECK: %[[S:.+]] = attn.dot %{{.+}}, %{{.+}}, %{{.+}} transpose_b async : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked>> -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+// CHECK: attn.dot_wait %[[S]], %{{.+}} {pending = 1 : i64} : tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>, tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+func.func @async_product(%q: !attn.shared<64x64xf16, #attn.swizzled<blocked>>,
+                         %k: !attn.shared<64x64xf16, #attn.swizzled<blocked>>,
+                         %acc: tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>) {
+  %s = attn.dot %q, %k, %acc transpose_b async : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked>> -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+  %t = attn.dot %q, %k, %acc async : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked>> -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+  %s1, %t1 = attn.dot_wait %s, %t {pending = 1 : i64} : tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>, tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+  return
+}

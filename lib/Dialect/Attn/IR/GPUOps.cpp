@@ -71,3 +71,30 @@ LogicalResult LocalStoreOp::verify() {
                             "a register layout";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// DotWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  for (Value v : operands)
+    inferredReturnTypes.push_back(v.getType());
+  return success();
+}
+
+LogicalResult DotWaitOp::verify() {
+  if (getValues().empty())
+    return emitOpError() << "waits for at least one product";
+  for (Value v : getValues()) {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+        cast<RankedTensorType>(v.getType()).getEncoding());
+    if (!mma || !mma.isWarpgroup())
+      return emitOpError() << "waits for wgmma products: each operand needs "
+                              "a #attn.mma<version = 3> layout, got "
+                           << v.getType();
+  }
+  return success();
+}

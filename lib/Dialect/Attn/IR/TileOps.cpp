@@ -282,6 +282,19 @@ LogicalResult DotOp::verify() {
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
     return emitOpError() << "accumulator must be " << m << "x" << n
                          << ", got " << acc;
+  if (getAsync()) {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(getType().getEncoding());
+    if (!mma || !mma.isWarpgroup())
+      return emitOpError() << "is async, which only wgmma products are: the "
+                              "result needs a #attn.mma<version = 3> layout";
+    // Until the wait, the result's registers are the tensor cores'.
+    for (Operation *user : getResult().getUsers())
+      if (!isa<DotWaitOp>(user) && !user->hasTrait<OpTrait::IsTerminator>())
+        return emitOpError()
+               << "is async: its result may only be waited for "
+                  "(attn.dot_wait) or yielded, but '"
+               << user->getName() << "' uses it";
+  }
   return verifyDotLayouts(*this);
 }
 
@@ -292,6 +305,11 @@ void DotOp::getEffects(
     if (isa<SharedBufferType>(operand->get().getType()))
       effects.emplace_back(MemoryEffects::Read::get(), operand,
                            SideEffects::DefaultResource::get());
+  // An async product occupies the tensor cores and counts in the waits'
+  // `pending`: it is neither removed nor moved as if it were pure.
+  if (getAsync())
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         SideEffects::DefaultResource::get());
 }
 
 //===----------------------------------------------------------------------===//

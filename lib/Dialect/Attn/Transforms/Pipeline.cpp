@@ -18,7 +18,8 @@
 //     was, S waits for all but the newest group (K and Q), a barrier after
 //     S lets the next block's K into the buffer (behind a guard, one commit
 //     group per block either way), and P V waits for all but the newest
-//     group (V, while K goes on).
+//     group (V, while K goes on). Not when K is read by an async product
+//     (attn-overlap-softmax): it reads K until its wait, past that barrier.
 //  3. stages = s > 1: the buffers get s stages; block j lives in stage
 //     j % s. Before the chain, blocks lo .. lo + s - 2 are issued (one
 //     commit group each, empty past the range). Each block waits for its
@@ -289,7 +290,13 @@ void Pipeliner::prefetchFirst(Chain &chain) {
   for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
     Operation *kReader = firstReader(loop, copies[0].op.getDest());
     Operation *vReader = firstReader(loop, copies[1].op.getDest());
-    if (!kReader || !vReader || !kReader->isBeforeInBlock(vReader) ||
+    // An async product reads K until its wait: the barrier after the
+    // reader would let the next block's K in too early.
+    bool asyncReader = false;
+    if (kReader)
+      kReader->walk([&](DotOp dot) { asyncReader |= dot.getAsync(); });
+    if (asyncReader || !kReader || !vReader ||
+        !kReader->isBeforeInBlock(vReader) ||
         !copies[0].op->isBeforeInBlock(kReader) ||
         !copies[1].op->isBeforeInBlock(vReader) ||
         !isa_and_nonnull<AsyncWaitOp>(kReader->getPrevNode()

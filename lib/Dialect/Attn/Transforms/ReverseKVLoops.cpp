@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Dialect/Attn/Transforms/KVLoops.h"
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -31,38 +32,6 @@ namespace attn {
 
 using namespace mlir;
 using namespace mlir::attn;
-
-/// A K/V loop of attn-tile: step 1, and its only loop-carried state is the
-/// (max, sum, accumulator) of one attn.online_softmax, which is what makes
-/// the order of its iterations irrelevant.
-static bool isKVLoop(scf::ForOp loop) {
-  if (!matchPattern(loop.getStep(), m_One()) ||
-      loop.getNumRegionIterArgs() != 3)
-    return false;
-  ValueRange args = loop.getRegionIterArgs();
-  auto yielded = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    auto softmax = dyn_cast<OnlineSoftmaxOp>(op);
-    if (softmax && softmax.getMax() == args[0] &&
-        softmax.getSum() == args[1] && softmax.getAcc() == args[2] &&
-        yielded.getOperand(0) == softmax.getNewMax() &&
-        yielded.getOperand(1) == softmax.getNewSum())
-      return true;
-  }
-  return false;
-}
-
-/// Whether `next` continues the chain ending in `prev` (step 1 above).
-static bool continuesChain(scf::ForOp prev, scf::ForOp next) {
-  if (!next || !isKVLoop(next) || next.getLowerBound() != prev.getUpperBound() ||
-      next.getInitArgs() != ValueRange(prev.getResults()))
-    return false;
-  for (Value result : prev.getResults())
-    for (Operation *user : result.getUsers())
-      if (user != next.getOperation())
-        return false;
-  return true;
-}
 
 static void reverseChain(RewriterBase &rewriter, SmallVector<scf::ForOp> chain) {
   scf::ForOp first = chain.front(), lastLoop = chain.back();
@@ -117,30 +86,19 @@ struct AttnReverseKVLoopsPass
     : public attn::impl::AttnReverseKVLoopsBase<AttnReverseKVLoopsPass> {
   void runOnOperation() override {
     SmallVector<SmallVector<scf::ForOp>> chains;
-    DenseSet<Operation *> taken;
     DominanceInfo dom;
-    getOperation()->walk([&](scf::ForOp loop) {
-      if (taken.contains(loop) || !isKVLoop(loop))
-        return;
-      auto program = loop->getParentOfType<ProgramOp>();
+    for (SmallVector<scf::ForOp> &chain : collectKVChains(getOperation())) {
+      auto program = chain.front()->getParentOfType<ProgramOp>();
       if (!program || !program.getGpuConfigOrDefault().getReverseKv())
-        return;
-      SmallVector<scf::ForOp> chain{loop};
-      while (auto next =
-                 dyn_cast_or_null<scf::ForOp>(chain.back()->getNextNode())) {
-        if (!continuesChain(chain.back(), next))
-          break;
-        chain.push_back(next);
-      }
-      for (scf::ForOp l : chain)
-        taken.insert(l);
+        continue;
       // Every bound must be available where the positions are computed.
-      for (scf::ForOp l : chain)
-        for (Value bound : {l.getLowerBound(), l.getUpperBound()})
-          if (!dom.properlyDominates(bound, chain.front()))
-            return;
-      chains.push_back(std::move(chain));
-    });
+      bool available = llvm::all_of(chain, [&](scf::ForOp l) {
+        return dom.properlyDominates(l.getLowerBound(), chain.front()) &&
+               dom.properlyDominates(l.getUpperBound(), chain.front());
+      });
+      if (available)
+        chains.push_back(std::move(chain));
+    }
     IRRewriter rewriter(&getContext());
     for (SmallVector<scf::ForOp> &chain : chains)
       reverseChain(rewriter, chain);

@@ -150,25 +150,34 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       and `block_m = 16 x warps` (64 rows per warpgroup).
       `attn-assign-layouts` then picks `#attn.mma<version = 3>` and
       `#attn.swizzled<blocked>`.
-
-    ```mlir
+    * `overlap_softmax` (with `wgmma`, `stages >= 2`): each K/V block's
+      `Q K^T` is issued one block ahead and asynchronously, so that it runs
+      on the tensor cores while the warpgroup computes the previous
+      block's softmax (`attn-overlap-softmax`); `P V` is asynchronous too
+      and both are waited for at the end of the block.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
-    #attn.gpu_config<wgmma = true>
+    #attn.gpu_config<wgmma = true, overlap_softmax = true>
     ```
   }];
   let parameters = (ins
     DefaultValuedParameter<"bool", "false">:$lazy_rescale,
     DefaultValuedParameter<"bool", "false">:$reverse_kv,
     DefaultValuedParameter<"bool", "false">:$loop_local_ids,
-    DefaultValuedParameter<"bool", "false">:$wgmma
+    DefaultValuedParameter<"bool", "false">:$wgmma,
+    DefaultValuedParameter<"bool", "false">:$overlap_softmax
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
-                   /*wgmma=*/false);
+                   /*wgmma=*/false, /*overlap_softmax=*/false);
+    }]>,
+    AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
+                     "bool":$loop_local_ids, "bool":$wgmma), [{
+      return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
+                   /*overlap_softmax=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

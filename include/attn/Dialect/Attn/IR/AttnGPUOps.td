@@ -123,6 +123,29 @@ def Attn_AsyncWaitOp : Attn_Op<"async_wait"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Attn_DotWaitOp : Attn_Op<"dot_wait", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Wait for asynchronous products";
+  let description = [{
+    Blocks the warpgroup until at most `pending` of its asynchronous
+    products (`attn.dot ... async`, in issue order) are still running, and
+    returns its operands, which must be the results of products that have
+    then finished: with `pending = 0`, any; with `pending = n`, the
+    products issued before the `n` youngest. Nothing reads an operand's
+    registers before the wait.
+
+    ```mlir
+    %s1, %o1 = attn.dot_wait %s, %o {pending = 0 : i64}
+        : tensor<64x128xf32, #mma3>, tensor<64x128xf32, #mma3>
+    ```
+  }];
+  let arguments = (ins Variadic<Attn_F32Tile2D>:$values,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let results = (outs Variadic<Attn_F32Tile2D>:$results);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
 def Attn_LocalStoreOp : Attn_Op<"local_store"> {
   let summary = "Write a tile held in registers into a shared buffer";
   let description = [{

@@ -198,21 +198,30 @@ def Attn_DotOp : Attn_Op<"dot", [
     buffer holding the tile (the op then reads shared memory): the tensor
     cores take their operands from there.
 
+    With `async` (a `#attn.mma<version = 3>` result only: wgmma) the product
+    is issued and not waited for: the result may only pass to
+    `attn.dot_wait` (or be yielded), whose results are the finished tile;
+    what the product reads must not change until then.
+
     ```mlir
     %s = attn.dot %q, %k, %zero transpose_b
         : tensor<64x64xf16>, tensor<32x64xf16> -> tensor<64x32xf32>
     %s2 = attn.dot %qbuf, %kbuf, %zero2 transpose_b
         : !attn.shared<64x64xf16, #attn.swizzled>, !attn.shared<32x64xf16, #attn.swizzled>
           -> tensor<64x32xf32, #attn.mma<warps = 4>>
+    %s3 = attn.dot %qbuf, %kbuf, %zero3 transpose_b async
+        : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked>>
+          -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
     ```
   }];
   let arguments = (ins AnyTypeOf<[Attn_DotInputTile, Attn_SharedBuffer]>:$a,
                        AnyTypeOf<[Attn_DotInputTile, Attn_SharedBuffer]>:$b,
-                       Attn_F32Tile2D:$acc, UnitAttr:$transpose_b);
+                       Attn_F32Tile2D:$acc, UnitAttr:$transpose_b,
+                       UnitAttr:$async);
   let results = (outs Attn_F32Tile2D:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? attr-dict `:` type($a)
-    `,` type($b) `->` type($result)
+    $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? (`async` $async^)?
+    attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
 }

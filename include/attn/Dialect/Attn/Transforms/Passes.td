@@ -225,6 +225,45 @@ def AttnAssignLayouts : Pass<"attn-assign-layouts"> {
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }
 
+def AttnOverlapSoftmax : Pass<"attn-overlap-softmax"> {
+  let summary = "Issue each K/V block's Q K^T a block ahead, under the previous block's softmax (wgmma)";
+  let description = [{
+    For programs whose `#attn.gpu_config` has `overlap_softmax` (wgmma
+    products, after `attn-assign-layouts`): rotates each chain of K/V loops
+    by one product, in the spirit of FlashAttention-3's intra-warpgroup
+    pipelining. Block `lo`'s scores are computed before the chain; in the
+    loop over block `j`, K of block `min(j + 1, hi - 1)` is loaded and its
+    `Q K^T` issued asynchronously (the last block's product is computed
+    twice: a guard would make ptxas serialize every wgmma, C7515) before
+    the mask, score modifications and softmax of block `j`, which read the
+    scores from a fourth iter_arg. The softmax then gets a zero
+    accumulator; `attn.dot_wait` and the rescale of the accumulator
+    (written out as tile ops) come right before `P V`, so that no other
+    instruction writes a product's accumulator while one is in flight. A
+    chain of another shape is left alone with a warning.
+
+    ```mlir
+    // after (abridged)
+    %s0 = attn.dot %q, %k0, %zero transpose_b : ...
+    %r:4 = scf.for %j = %lo to %hi step %c1
+        iter_args(%m = ..., %l = ..., %acc = ..., %s = %s0) -> (...) {
+      %kn = attn.load %k[..., %next_row, %c0] : ...
+      %sn = attn.dot %q, %kn, %zero transpose_b async : ...
+      %p, %m1, %l1, %dead = attn.online_softmax %s, %m, %l, %zero_acc ...
+      ...
+      %sw = attn.dot_wait %sn {pending = 0 : i64} : ...
+      %alpha = math.exp2 ... fastmath<afn> : ...
+      %acc1 = arith.mulf %acc, %alpha_rows : ...
+      %o = attn.dot %pa, %v, %acc1 : ...
+      scf.yield %m1, %l1, %o, %sw : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::attn::AttnDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def AttnStageShared : Pass<"attn-stage-shared"> {
   let summary = "Make the shared-memory tiles of a laid-out program explicit buffers";
   let description = [{

@@ -1,0 +1,296 @@
+//===- OverlapSoftmax.cpp - Q K^T of the next block under the softmax -----===//
+//
+// On wgmma a product is issued and runs on the tensor cores while the
+// warpgroup goes on; a block of FlashAttention is Q K^T, the softmax (ALU
+// and MUFU work, no tensor cores) and P V, each waiting for the one
+// before. This pass rotates each chain of K/V loops by one product, in the
+// spirit of FlashAttention-3's intra-warpgroup pipelining, so that block
+// j + 1's scores are computed under block j's softmax:
+//
+//   S = Q K[lo]^T                                  (before the chain)
+//   for j in [lo, hi):                             (every loop of the chain)
+//     Sn = Q K[min(j + 1, hi - 1)]^T               (async)
+//     P, m', l' = mask / score modifications / online softmax of S
+//     Sn = wait(Sn)
+//     acc = P V[j] + alpha(m, m') acc
+//     S = Sn                                       (a fourth iter_arg)
+//
+// The accumulator is rescaled after the wait, not by the softmax: ptxas
+// serializes every wgmma of a pipeline stage (C7515) when other
+// instructions write the accumulator registers of one of them (here those
+// of P V) between its first issue and the wait.
+//
+// Algorithm (per attn.program with #attn.gpu_config<overlap_softmax>):
+//  1. Each chain of K/V loops (KVLoops.h) must be the shape attn-tile
+//     builds: per loop body, a first attn.dot whose A is defined outside the
+//     loop (Q) and whose B is an attn.load in the body (K, used by that dot
+//     alone, its indices a function of the position), with an accumulator
+//     defined outside (zero); the online softmax rescales the loop's
+//     accumulator, which a later attn.dot (P V) alone then updates, its
+//     result only yielded. Otherwise the chain is left alone, with a
+//     warning.
+//  2. Before the chain: K and the product for block lo (synchronous).
+//  3. In every loop: the scores of block j become a fourth iter_arg; K of
+//     block j + 1 is loaded where K of j was (so attn-stage-shared and
+//     attn-pipeline stage it like any load of the position; the position
+//     is clamped to hi - 1, so the last block's product is computed twice
+//     rather than guarded), its product issued async; the
+//     softmax gets a zero accumulator (its rescaled copy is dead); before
+//     P V, attn.dot_wait {pending = 0} and the rescale, written out as tile
+//     ops. Nothing async crosses an iteration, so the barriers that guard
+//     the shared buffers stay where attn-pipeline puts them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Dialect/Attn/Transforms/KVLoops.h"
+#include "attn/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+namespace mlir {
+namespace attn {
+#define GEN_PASS_DEF_ATTNOVERLAPSOFTMAX
+#include "attn/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace attn
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// The two products of one K/V loop body (step 1).
+struct LoopProducts {
+  DotOp scores; // Q K^T
+  LoadOp key;   // its B
+  DotOp values; // P V
+  OnlineSoftmaxOp softmax;
+};
+
+/// Whether `v` is computed in `loop`'s body from the induction variable and
+/// values from outside only, without side effects.
+static bool isPositionFunction(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop.getRegion().isAncestor(
+        cast<BlockArgument>(v).getParentRegion());
+  if (!loop->isAncestor(def))
+    return true;
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isPositionFunction(operand, loop);
+  });
+}
+
+static FailureOr<LoopProducts> matchProducts(scf::ForOp loop,
+                                             std::string &why) {
+  SmallVector<DotOp> dots;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto dot = dyn_cast<DotOp>(op))
+      dots.push_back(dot);
+  if (dots.size() != 2) {
+    why = "the body has " + std::to_string(dots.size()) +
+          " products at its top level, not two (Q K^T, P V)";
+    return failure();
+  }
+  LoopProducts p{dots[0], nullptr, dots[1], nullptr};
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op))
+      if (softmax.getAcc() == loop.getRegionIterArgs()[2])
+        p.softmax = softmax;
+  if (!p.softmax || !loop.getRegionIterArgs()[2].hasOneUse() ||
+      p.values.getAcc() != p.softmax.getNewAcc() ||
+      !p.softmax.getNewAcc().hasOneUse()) {
+    why = "the accumulator is not rescaled by the softmax and then "
+          "updated by the second product alone";
+    return failure();
+  }
+  auto outside = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def ? !loop->isAncestor(def)
+               : !loop.getRegion().isAncestor(
+                     cast<BlockArgument>(v).getParentRegion());
+  };
+  p.key = p.scores.getB().getDefiningOp<LoadOp>();
+  if (!outside(p.scores.getA()) || !outside(p.scores.getAcc()) || !p.key ||
+      p.key->getBlock() != loop.getBody() || !p.key->hasOneUse() ||
+      !llvm::all_of(p.key.getIndices(),
+                    [&](Value v) { return isPositionFunction(v, loop); })) {
+    why = "the first product is not Q K^T of a K block loaded in the body "
+          "(A and the accumulator from outside the loop, B a load of the "
+          "position used by it alone)";
+    return failure();
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  if (!p.values.getResult().hasOneUse() ||
+      *p.values.getResult().getUsers().begin() != yield.getOperation()) {
+    why = "the result of the second product (P V) is used other than by the "
+          "yield";
+    return failure();
+  }
+  for (DotOp dot : {p.scores, p.values}) {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
+    if (!mma || !mma.isWarpgroup()) {
+      why = "the products are not wgmma (#attn.mma<version = 3>)";
+      return failure();
+    }
+  }
+  return p;
+}
+
+/// The K load of `p`, for block `position`, cloned at `b` with what its
+/// indices are computed from in `loop`'s body.
+static Value cloneKey(OpBuilder &b, LoopProducts p, scf::ForOp loop,
+                      Value position) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), position);
+  SetVector<Operation *> defs;
+  std::function<void(Value)> collect = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !loop->isAncestor(def) || defs.contains(def))
+      return;
+    for (Value operand : def->getOperands())
+      collect(operand);
+    defs.insert(def);
+  };
+  for (Value idx : p.key.getIndices())
+    collect(idx);
+  for (Operation *def : defs)
+    b.clone(*def, mapping);
+  return b.clone(*p.key, mapping)->getResult(0);
+}
+
+/// The scores product of `p` on `key` at `b`.
+static Value cloneScores(OpBuilder &b, LoopProducts p, Value key,
+                         bool async) {
+  auto dot = cast<DotOp>(b.clone(*p.scores));
+  dot.setOperand(1, key);
+  dot.setAsync(async);
+  return dot.getResult();
+}
+
+static Value splat(OpBuilder &b, Location loc, Type type, double v) {
+  auto tile = cast<RankedTensorType>(type);
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          tile, FloatAttr::get(tile.getElementType(), v).getValue()));
+}
+
+/// acc * alpha (alpha = exp2(m - ref) per row, ref = m_new but 0 for rows
+/// with nothing visible yet), the rescale of attn.online_softmax written
+/// out (the op's semantics), with the hardware exp2.
+static Value rescale(OpBuilder &b, Location loc, Value acc, Value max,
+                     Value newMax) {
+  Type rowT = max.getType();
+  Value empty = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, newMax,
+      splat(b, loc, rowT, -std::numeric_limits<double>::infinity()));
+  Value ref = arith::SelectOp::create(b, loc, empty, splat(b, loc, rowT, 0.0),
+                                      newMax);
+  Value alpha = math::Exp2Op::create(
+      b, loc, arith::SubFOp::create(b, loc, max, ref),
+      arith::FastMathFlags::afn);
+  return arith::MulFOp::create(
+      b, loc, acc, BroadcastRowsOp::create(b, loc, acc.getType(), alpha));
+}
+
+static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
+                        ArrayRef<LoopProducts> products) {
+  scf::ForOp first = chain.front();
+  LoopProducts p0 = products.front();
+  scf::ForOp last = chain.back();
+  Value lo = first.getLowerBound(), hi = last.getUpperBound();
+  // Step 2: block lo's scores, before the chain.
+  rewriter.setInsertionPoint(first);
+  Value scores = cloneScores(rewriter, p0, cloneKey(rewriter, p0, first, lo),
+                             /*async=*/false);
+  Value zeroAcc =
+      splat(rewriter, first.getLoc(), p0.softmax.getAcc().getType(), 0.0);
+
+  for (auto [loopRef, pRef] : llvm::zip(chain, products)) {
+    scf::ForOp loop = loopRef;
+    LoopProducts p = pRef;
+    Location loc = loop.getLoc();
+    // Step 3: the scores as a fourth iter_arg.
+    auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+        rewriter, scores, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+          return SmallVector<Value>{p.scores.getResult()};
+        }));
+    Value current = newLoop.getRegionIterArgs().back();
+    auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+
+    // Block j + 1's K where block j's was: at the top level of the body,
+    // where the copy pipeline expects a copy of the position. The last
+    // block of the chain computes its own scores again (position clamped
+    // to hi - 1, a block the query block sees, as every copied block is):
+    // a guard would merge the in-flight product with a zero tile in a phi,
+    // whose moves ptxas counts as writes to the product's accumulator,
+    // and it then serializes every wgmma of the kernel (C7515).
+    rewriter.setInsertionPoint(p.key);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value following =
+        arith::AddIOp::create(rewriter, loc, newLoop.getInductionVar(), one);
+    Value last = arith::SubIOp::create(rewriter, loc, hi, one);
+    Value next = arith::MinSIOp::create(rewriter, loc, following, last);
+    Value nextScores =
+        cloneScores(rewriter, p, cloneKey(rewriter, p, newLoop, next),
+                    /*async=*/true);
+    // Block j's scores come from the iter_arg.
+    rewriter.replaceAllUsesWith(p.scores.getResult(), current);
+
+    // The softmax leaves the accumulator alone (it gets a zero tile, its
+    // rescaled copy is dead): the rescale waits for the scores of j + 1.
+    OnlineSoftmaxOp softmax = p.softmax;
+    Value acc = softmax.getAcc(), oldMax = softmax.getMax();
+    rewriter.modifyOpInPlace(softmax,
+                             [&] { softmax.getAccMutable().assign(zeroAcc); });
+    rewriter.setInsertionPoint(p.values);
+    auto wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                                  /*pending=*/0);
+    Value rescaled =
+        rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
+    rewriter.modifyOpInPlace(
+        p.values, [&] { p.values.getAccMutable().assign(rescaled); });
+    rewriter.modifyOpInPlace(yield, [&] {
+      yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
+    });
+    rewriter.eraseOp(p.scores);
+    rewriter.eraseOp(p.key);
+    scores = newLoop.getResults().back();
+  }
+}
+
+struct AttnOverlapSoftmaxPass
+    : public attn::impl::AttnOverlapSoftmaxBase<AttnOverlapSoftmaxPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    for (SmallVector<scf::ForOp> &chain : collectKVChains(getOperation())) {
+      auto program = chain.front()->getParentOfType<ProgramOp>();
+      if (!program || !program.getGpuConfigOrDefault().getOverlapSoftmax())
+        continue;
+      SmallVector<LoopProducts> products;
+      for (scf::ForOp loop : chain) {
+        std::string why;
+        FailureOr<LoopProducts> p = matchProducts(loop, why);
+        if (failed(p)) {
+          loop.emitWarning() << "overlap_softmax: K/V loop not overlapped: "
+                             << why;
+          break;
+        }
+        products.push_back(*p);
+      }
+      if (products.size() == chain.size())
+        rotateChain(rewriter, chain, products);
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,33 @@
+// Kernels with #attn.gpu_config<overlap_softmax>, for overlap-softmax-ptxas.test.
+
+func.func @d64_none(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>, %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>, %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o, %lse : memref<?x?x?x64xf16>, memref<?x?x?xf32>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true>}
+  return
+}
+
+func.func @d128_causal(%q: memref<?x?x?x128xbf16>, %k: memref<?x?x?x128xbf16>, %v: memref<?x?x?x128xbf16>, %o: memref<?x?x?x128xbf16>, %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>)
+                 outs(%o, %lse : memref<?x?x?x128xbf16>, memref<?x?x?xf32>)
+                 {mask = #attn.mask<causal, bottom_right>, config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, loop_local_ids = true>}
+  return
+}
+
+func.func @d128_none(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>, %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true>}
+  return
+}
+
+func.func @d256_none(%q: memref<?x?x?x256xf16>, %k: memref<?x?x?x256xf16>, %v: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>, %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
+                 outs(%o, %lse : memref<?x?x?x256xf16>, memref<?x?x?xf32>)
+                 {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true>}
+  return
+}
