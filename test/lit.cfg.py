@@ -57,5 +57,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%attn_runtime_test", os.path.join(config.attn_runtime_dir, "attn_runtime_test")))
 config.substitutions.append(("%attn_runtime_dir", config.attn_runtime_dir))
+# The tuning databases the build makes from data/tuning/.
+config.substitutions.append(
+    ("%attn_tuning_dir", os.path.join(config.attn_obj_root, "share", "attn")))
 if os.path.exists(os.path.join(config.attn_runtime_dir, "libattn_runtime.so")):
     config.available_features.add("attn-runtime-lib")

@@ -1,6 +1,7 @@
 //===- ApplyTuning.cpp - tuned configurations from the database -----------===//
 
 #include "attn/Tuning/Passes.h"
+#include "attn/Tuning/SearchSpace.h"
 #include "attn/Tuning/TuningDB.h"
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
@@ -8,6 +9,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/AsmParser/AsmParser.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
 
 namespace mlir {
 namespace attn {
@@ -19,40 +24,38 @@ namespace attn {
 using namespace mlir;
 using namespace mlir::attn;
 
-/// The problem class of `op`, or nothing when a head dim is dynamic.
-static std::optional<TuningKey> keyOf(AttentionOp op, StringRef chip,
-                                      int64_t seqLen) {
-  TuningKey key;
-  key.chip = chip.str();
-  ShapedType q = op.getQueryType(), k = op.getKeyType();
-  key.d = q.getDimSize(3);
-  key.dv = op.getValueType().getDimSize(3);
-  if (ShapedType::isDynamic(key.d) || ShapedType::isDynamic(key.dv))
-    return std::nullopt;
-  llvm::raw_string_ostream dtype(key.dtype);
-  dtype << q.getElementType();
-  llvm::raw_string_ostream mask(key.mask);
-  mask << op.getMaskOrDefault();
-  SmallVector<std::string> mods;
-  if (op.getSoftcap())
-    mods.push_back("softcap");
-  if (op.getBias())
-    mods.push_back("bias");
-  if (op.getAlibiSlopes())
-    mods.push_back("alibi");
-  if (!op.getScoreMod().empty())
-    mods.push_back("score_mod");
-  if (!op.getMaskMod().empty())
-    mods.push_back("mask_mod");
-  key.mods = llvm::join(mods, ",");
-  int64_t hq = q.getDimSize(1), hkv = k.getDimSize(1);
-  key.gqa = ShapedType::isDynamic(hq) || ShapedType::isDynamic(hkv) || hkv == 0
-                ? 0
-                : hq / hkv;
-  key.lse = bool(op.getLse());
-  int64_t nk = k.getDimSize(2);
-  key.nBucket = sequenceBucket(ShapedType::isDynamic(nk) ? seqLen : nk);
-  return key;
+/// For an op whose key length is dynamic (one kernel for every length):
+/// among the configurations timed in every bucket of the key, the one whose
+/// worst bucket is nearest that bucket's best (the ratio of times), with
+/// that ratio; nothing when no configuration was timed in every bucket.
+static std::optional<std::pair<TuningEntry, double>>
+robustChoice(ArrayRef<TuningEntry> entries, int64_t &bucketCount) {
+  std::map<int64_t, double> best;
+  std::map<std::pair<std::string, std::string>, std::map<int64_t, double>> by;
+  std::map<std::pair<std::string, std::string>, const TuningEntry *> entryOf;
+  for (const TuningEntry &e : entries) {
+    auto [it, inserted] = best.try_emplace(e.key.nBucket, e.timeMs);
+    if (!inserted)
+      it->second = std::min(it->second, e.timeMs);
+    std::pair<std::string, std::string> config{e.config, e.gpuConfig};
+    auto &times = by[config];
+    auto [t, fresh] = times.try_emplace(e.key.nBucket, e.timeMs);
+    if (!fresh)
+      t->second = std::min(t->second, e.timeMs);
+    entryOf.try_emplace(config, &e);
+  }
+  bucketCount = best.size();
+  std::optional<std::pair<TuningEntry, double>> choice;
+  for (auto &[config, times] : by) {
+    if (times.size() != best.size())
+      continue;
+    double worst = 0;
+    for (auto [bucket, ms] : times)
+      worst = std::max(worst, ms / best[bucket]);
+    if (!choice || worst < choice->second)
+      choice = {*entryOf[config], worst};
+  }
+  return choice;
 }
 
 namespace {
@@ -83,12 +86,33 @@ struct AttnApplyTuningPass
       return;
     }
     for (AttentionOp op : ops) {
-      std::optional<TuningKey> key = keyOf(op, chip, seqLen);
+      std::optional<TuningKey> key =
+          getTuningKey(op, chip, seqLen > 0 ? seqLen : 4096);
       if (!key) {
         heuristic(op);
         continue;
       }
-      auto found = (*opened)->lookup(*key);
+      std::string source;
+      std::optional<TuningEntry> robust;
+      if (seqLen <= 0 && ShapedType::isDynamic(op.getKeyType().getDimSize(2))) {
+        auto all = (*opened)->entriesOf(*key);
+        if (!all) {
+          op.emitWarning() << llvm::toString(all.takeError())
+                           << "; using the heuristic configuration";
+          heuristic(op);
+          continue;
+        }
+        int64_t buckets = 0;
+        if (auto choice = robustChoice(*all, buckets); choice && buckets > 1) {
+          robust = choice->first;
+          source = llvm::formatv("db robust over {0} buckets (worst {1:f3}x "
+                                 "the bucket's best)",
+                                 buckets, choice->second)
+                       .str();
+        }
+      }
+      auto found = robust ? llvm::Expected<std::optional<TuningEntry>>(robust)
+                          : (*opened)->lookup(*key);
       if (!found) {
         op.emitWarning() << llvm::toString(found.takeError())
                          << "; using the heuristic configuration";
@@ -120,9 +144,10 @@ struct AttnApplyTuningPass
       }
       op.setConfigAttr(tiles);
       op.setGpuConfigAttr(gpu);
-      std::string source = (e.key.nBucket == key->nBucket ? "db exact "
-                                                          : "db nearest ") +
-                           std::to_string(e.key.nBucket);
+      if (source.empty())
+        source = (e.key.nBucket == key->nBucket ? "db exact "
+                                                : "db nearest ") +
+                 std::to_string(e.key.nBucket);
       op->setAttr("attn.tuning", StringAttr::get(ctx, source));
     }
   }

@@ -2,6 +2,8 @@
 
 #include "attn/Tuning/SearchSpace.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -74,6 +76,8 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   // mask).
   int64_t qBlocks = (p.nq + c.blockM - 1) / c.blockM;
   double keysPerBlock = p.causal ? 0.5 * p.nk + 0.5 * c.blockM : p.nk;
+  if (p.window >= 0)
+    keysPerBlock = std::min<double>(p.nk, p.window + c.blockM + c.blockN);
   int64_t ctas = qBlocks * p.batchHeads;
   int64_t slots = p.sms * perSM;
   int64_t waves = (ctas + slots - 1) / slots;
@@ -85,11 +89,57 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   double flopsPerCTA = 2.0 * c.blockM * keysPerBlock * (p.d + p.dv);
   double overlap = perSM > 1 ? 0.9 : 1.0;
   double compute = waves * (flopsPerCTA * perSM / rate) * overlap;
-  // Memory: every query block re-reads K and V (2-byte elements) at the
-  // copy ceiling (4.27 TB/s measured there).
-  double bytes = double(ctas) * keysPerBlock * (p.d + p.dv) * 2;
-  double memory = bytes / 4.27e12;
+  // Memory: Q, K, V and O once from HBM at the copy ceiling (4.27 TB/s
+  // measured there); every further query block's re-read of K and V
+  // mostly hits L2 (a head's K and V are a few MB), charged at an assumed
+  // 3x that rate. Charging the re-reads at the HBM rate (the first model)
+  // ranked every 64-row wgmma candidate below 20 mma.sync ones, and the
+  // device measured those fastest for causal D = 128, D = 256 and windows
+  // (results/h200/2026-12-01-tuning-first.md).
+  double unique = double(p.batchHeads) *
+                  (p.nq * (p.d + p.dv) + p.nk * (p.d + p.dv)) * 2;
+  double reread = double(ctas - p.batchHeads) * keysPerBlock * (p.d + p.dv) * 2;
+  double memory = unique / 4.27e12 + reread / (3 * 4.27e12);
   // Short pipelines expose copy latency; small key blocks pay per block.
   double pipeline = 1.0 + 0.08 / c.stages + 8.0 / c.blockN;
-  return std::max(compute, memory) * pipeline;
+  // Copies and products overlap only in part (the copies are issued by
+  // the same warps, and the block's wait comes before its products): the
+  // sum, not the maximum, so that compute still ranks candidates whose
+  // traffic is alike.
+  return (compute + memory) * pipeline;
+}
+
+std::optional<TuningKey> attn::getTuningKey(AttentionOp op, StringRef chip,
+                                            int64_t seqLen) {
+  TuningKey key;
+  key.chip = chip.str();
+  ShapedType q = op.getQueryType(), k = op.getKeyType();
+  key.d = q.getDimSize(3);
+  key.dv = op.getValueType().getDimSize(3);
+  if (ShapedType::isDynamic(key.d) || ShapedType::isDynamic(key.dv))
+    return std::nullopt;
+  llvm::raw_string_ostream dtype(key.dtype);
+  dtype << q.getElementType();
+  llvm::raw_string_ostream mask(key.mask);
+  mask << op.getMaskOrDefault();
+  SmallVector<std::string> mods;
+  if (op.getSoftcap())
+    mods.push_back("softcap");
+  if (op.getBias())
+    mods.push_back("bias");
+  if (op.getAlibiSlopes())
+    mods.push_back("alibi");
+  if (!op.getScoreMod().empty())
+    mods.push_back("score_mod");
+  if (!op.getMaskMod().empty())
+    mods.push_back("mask_mod");
+  key.mods = llvm::join(mods, ",");
+  int64_t hq = q.getDimSize(1), hkv = k.getDimSize(1);
+  key.gqa = ShapedType::isDynamic(hq) || ShapedType::isDynamic(hkv) || hkv == 0
+                ? 0
+                : hq / hkv;
+  key.lse = bool(op.getLse());
+  int64_t nk = k.getDimSize(2);
+  key.nBucket = sequenceBucket(ShapedType::isDynamic(nk) ? seqLen : nk);
+  return key;
 }

@@ -162,6 +162,21 @@ static TuningEntry readRow(sqlite3_stmt *stmt) {
   return e;
 }
 
+/// Binds the problem class of `key` but its bucket to parameters 1-8 of
+/// `stmt` (chip, dtype, d, dv, mask, mods, gqa, lse); returns 8.
+static int bindKey(sqlite3_stmt *stmt, const TuningKey &key) {
+  int i = 0;
+  sqlite3_bind_text(stmt, ++i, key.chip.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt, ++i, key.dtype.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(stmt, ++i, key.d);
+  sqlite3_bind_int64(stmt, ++i, key.dv);
+  sqlite3_bind_text(stmt, ++i, key.mask.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt, ++i, key.mods.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(stmt, ++i, key.gqa);
+  sqlite3_bind_int64(stmt, ++i, key.lse);
+  return i;
+}
+
 llvm::Expected<std::optional<TuningEntry>>
 TuningDB::lookup(const TuningKey &key) {
   std::string sql = std::string("SELECT ") + kColumns +
@@ -172,15 +187,7 @@ TuningDB::lookup(const TuningKey &key) {
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return failure(path, sqlite3_errmsg(db));
-  int i = 0;
-  sqlite3_bind_text(stmt, ++i, key.chip.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(stmt, ++i, key.dtype.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(stmt, ++i, key.d);
-  sqlite3_bind_int64(stmt, ++i, key.dv);
-  sqlite3_bind_text(stmt, ++i, key.mask.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(stmt, ++i, key.mods.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(stmt, ++i, key.gqa);
-  sqlite3_bind_int64(stmt, ++i, key.lse);
+  int i = bindKey(stmt, key);
   sqlite3_bind_int64(stmt, ++i, key.nBucket);
   int rc = sqlite3_step(stmt);
   std::optional<TuningEntry> out;
@@ -188,6 +195,31 @@ TuningDB::lookup(const TuningKey &key) {
     out = readRow(stmt);
   sqlite3_finalize(stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return failure(path, sqlite3_errmsg(db));
+  return out;
+}
+
+llvm::Expected<std::vector<TuningEntry>>
+TuningDB::entriesOf(const TuningKey &key) {
+  std::string sql = std::string("SELECT ") + kColumns +
+                    " FROM attn_tuning WHERE chip = ? AND dtype = ? AND d = ? "
+                    "AND dv = ? AND mask = ? AND mods = ? AND (gqa = ?7 OR ?7 "
+                    "= 0) AND lse = ? ORDER BY gqa != 1, gqa, n_bucket, rowid";
+  sqlite3_stmt *stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+    return failure(path, sqlite3_errmsg(db));
+  bindKey(stmt, key);
+  std::vector<TuningEntry> out;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    TuningEntry e = readRow(stmt);
+    // One GQA group: the first one the order gives.
+    if (!out.empty() && e.key.gqa != out.front().key.gqa)
+      continue;
+    out.push_back(std::move(e));
+  }
+  sqlite3_finalize(stmt);
+  if (rc != SQLITE_DONE)
     return failure(path, sqlite3_errmsg(db));
   return out;
 }

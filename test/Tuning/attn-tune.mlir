@@ -1,26 +1,54 @@
 // attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma
 // candidates), each compiled and assembled with ptxas -v, rejected when it
 // spills, the rest ranked by the cost model; --emit writes the best ones'
-// artifacts under names of their own.
+// artifacts under names of their own, and the heuristic's kernel beside
+// them.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: attn-tune %s --chip=sm_90a --n=2048 --top=2 --emit=%t/out > %t/report.json
 // RUN: FileCheck %s < %t/report.json
 // RUN: ls %t/out | grep -c '^attn__c[0-9]*\.json$' | FileCheck %s --check-prefix=EMIT
 // RUN: ls %t/out | grep -c '^attn-tune__c[0-9]*\.sm_90a\.ptx$' | FileCheck %s --check-prefix=EMIT
-// RUN: attn-tune %s --chip=sm_80 --n=2048 | FileCheck %s --check-prefix=SM80
+// RUN: ls %t/out | grep -c '^attn__default\.json$' | FileCheck %s --check-prefix=ONE
+// RUN: attn-tune %s --chip=sm_80 --n=512,16384 | FileCheck %s --check-prefix=SM80
 // RUN: not attn-tune %s --chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not attn-tune %s --chip=sm_90 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: not attn-tune %s --n=0 2>&1 | FileCheck %s --check-prefix=N
+// RUN: not attn-tune %s --n=512,-1 2>&1 | FileCheck %s --check-prefix=N
 // RUN: echo 'func.func @f() { return }' > %t/none.mlir
 // RUN: not attn-tune %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NONE
 
+// The report names the key the measurements go under (the database's:
+// the mask as printed, no score modifications, a dynamic GQA group 0 = any,
+// no LSE) and the heuristic's kernel, emitted next to the candidates for
+// the device to check them against; each candidate carries its printed
+// configurations and per --n cost.
 // CHECK: "accepted": {{[1-9][0-9]*}},
 // CHECK: "candidates": 66,
 // CHECK: "causal": true,
 // CHECK: "chip": "sm_90a",
 // CHECK: "d": 64,
+// CHECK: "default_kernels": [
+// CHECK-NEXT: "attn__default"
+// CHECK: "key": {
+// CHECK-NEXT: "chip": "sm_90a",
+// CHECK-NEXT: "d": 64,
+// CHECK-NEXT: "dtype": "f16",
+// CHECK-NEXT: "dv": 64,
+// CHECK-NEXT: "gqa": 0,
+// CHECK-NEXT: "lse": false,
+// CHECK-NEXT: "mask": "#attn.mask<causal, top_left>",
+// CHECK-NEXT: "mods": ""
+// CHECK: "n_buckets": [
+// CHECK-NEXT: 2048
 // CHECK: "candidate": "{{(wgmma|mma.sync) [0-9]+x[0-9]+ w[48] s[123].*}}",
+// CHECK-NEXT: "config": "#attn.tile_config<block_m = {{[0-9]+}}, block_n = {{[0-9]+}}, warps = {{[48]}}, stages = {{[123]}}>",
+// CHECK-NEXT: "cost": {{.*}},
+// CHECK-NEXT: "cost_by_n": {
+// CHECK-NEXT: "2048": {{.*}}
+// CHECK: "gpu_config": "#attn.gpu_config<{{.*}}>",
+// CHECK: "kernels": [
+// CHECK-NEXT: "attn__c{{[0-9]+}}"
 // CHECK: "rank": 1,
 // CHECK: "registers": {{[1-9][0-9]*}},
 // CHECK: "rank": 2,
@@ -28,9 +56,17 @@
 // Two emitted candidates: PTX and a kernel JSON each, renamed apart.
 // EMIT: {{^}}2{{$}}
 
-// sm_80 has no wgmma: the 54 mma.sync candidates only.
+// sm_80 has no wgmma: the 54 mma.sync candidates only; with two --n, a
+// cost per sequence length and a bucket each.
 // SM80: "candidates": 54,
+// SM80: "n_buckets": [
+// SM80-NEXT: 512,
+// SM80-NEXT: 16384
+// SM80: "cost_by_n": {
+// SM80-NEXT: "16384": {{.*}},
+// SM80-NEXT: "512": {{.*}}
 // SM80-NOT: "wgmma": true
+// ONE: {{^}}1{{$}}
 
 // CHIP: attn-tune: chip='sm_75' is not a GPU target of attn
 // SM90: attn-tune: no search space for chip 'sm_90' (sm_80, sm_90a)

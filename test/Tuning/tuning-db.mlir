@@ -4,7 +4,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: attn-tuning-db import %S/Inputs/small-db.json %t/db.sqlite
 // RUN: attn-tuning-db export %t/db.sqlite | FileCheck %s --check-prefix=EXPORT
-// EXPORT-COUNT-4: "chip": "sm_90a"
+// EXPORT-COUNT-5: "chip": "sm_90a"
 // EXPORT: "schema_version": 1
 
 // RUN: attn-tuning-db lookup %t/db.sqlite sm_90a f16 128 128 "#attn.mask<none>" "" 1 0 4096 | FileCheck %s --check-prefix=EXACT
@@ -17,6 +17,7 @@
 // The pass: exact, nearest, dynamic length (seq-len), no entry, an entry
 // that does not parse.
 // RUN: attn-opt %s --attn-apply-tuning="db=%t/db.sqlite chip=sm_90a" -verify-diagnostics -split-input-file | FileCheck %s
+// RUN: attn-opt %s --attn-apply-tuning="db=%t/db.sqlite chip=sm_90a seq-len=600" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=SEQLEN
 
 // attn-compile --tuning-db: the kernel of @exact is the tuned one (the
 // whole file compiles as one module; the bad entry's warning is printed).
@@ -80,10 +81,15 @@ func.func @nearest(%q: memref<1x16x1000x128xf16>) {
 
 // -----
 
-// A dynamic length takes seq-len's bucket (4096); dynamic head counts
-// (an unknown GQA group) match any group, 1 first.
+// A dynamic length (one kernel for every length) takes the configuration
+// timed in every bucket whose worst bucket is nearest that bucket's best:
+// 128 x 128 (the 4096 winner, 1.2x the best at 512; 64 x 128 was timed at
+// 512 only); dynamic head counts (an unknown GQA group) match any group,
+// 1 first. With seq-len, that length's bucket.
 // CHECK-LABEL: func.func @dynamic
-// CHECK: attn.tuning = "db exact 4096"
+// CHECK: attn.tuning = "db robust over 2 buckets (worst 1.200x the bucket's best)", config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>
+// SEQLEN-LABEL: func.func @dynamic
+// SEQLEN: attn.tuning = "db nearest 512", config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>
 func.func @dynamic(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>)

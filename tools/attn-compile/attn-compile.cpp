@@ -3,7 +3,10 @@
 // attn-compile in.mlir --chip=sm_90a [--cubin] -o DIR
 // writes DIR/<stem>.<chip>.ptx (and .cubin) and DIR/<kernel>.json for every
 // function of in.mlir that holds an attn.attention; the runtime (runtime/)
-// loads them. Errors print with their location and exit non-zero.
+// loads them. For sm_90a the configurations come from the build's tuning
+// database (data/tuning/, docs/tuning.md) where it has the op's problem
+// class, else from the heuristic; --tuning-db=none keeps to the heuristic.
+// Errors print with their location and exit non-zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -33,9 +37,12 @@ static cl::opt<bool> cubin("cubin",
 static cl::opt<std::string> toolkit("toolkit",
                                     cl::desc("CUDA toolkit path (for ptxas)"),
                                     cl::init(""));
-static cl::opt<std::string> tuningDb("tuning-db",
-                                     cl::desc("SQLite tuning database"),
-                                     cl::init(""));
+static cl::opt<std::string> tuningDb(
+    "tuning-db",
+    cl::desc("SQLite tuning database; 'none': the heuristic only; by "
+             "default the database built for the chip, "
+             "share/attn/tuning-<chip>.sqlite beside bin/, where there is one"),
+    cl::init(""));
 static cl::opt<bool> noSplit("no-split-kv-loop",
                              cl::desc("Keep every K/V block masked"));
 
@@ -53,7 +60,18 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.toolkit = toolkit;
   options.splitKVLoop = !noSplit;
-  options.tuningDb = tuningDb;
+  options.tuningDb = tuningDb == "none" ? "" : tuningDb.getValue();
+  if (tuningDb.empty()) {
+    // The reviewed database of the build (data/tuning/), for its chip.
+    std::string exe =
+        llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
+    llvm::SmallString<256> db(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(db, "share", "attn",
+                            "tuning-" + chip.getValue() + ".sqlite");
+    if (llvm::sys::fs::exists(db))
+      options.tuningDb = db.str().str();
+  }
   // Option values first: a bad one is an error before any work (a toolkit
   // that does not exist used to be ignored for the one on PATH).
   if (std::string err = attn::validateGPUPipelineOptions(options); !err.empty()) {

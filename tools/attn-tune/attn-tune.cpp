@@ -19,12 +19,14 @@
 
 #include "attn/Compiler/Artifact.h"
 #include "attn/Compiler/Compiler.h"
+#include "attn/Dialect/Attn/Transforms/Passes.h"
 #include "attn/Tuning/SearchSpace.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,8 +50,10 @@ static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"),
                                   cl::Required);
 static cl::opt<std::string> chip("chip", cl::desc("sm_80 or sm_90a"),
                                  cl::init("sm_90a"));
-static cl::opt<int64_t> seqLen("n", cl::desc("Sequence length ranked for"),
-                               cl::init(4096));
+static cl::list<int64_t> seqLens("n",
+                                 cl::desc("Sequence lengths ranked for "
+                                          "(comma-separated; 4096 if none)"),
+                                 cl::CommaSeparated);
 static cl::opt<int64_t> top("top", cl::desc("Candidates to emit"),
                             cl::init(16));
 static cl::opt<std::string> emitDir("emit",
@@ -68,7 +72,7 @@ struct Outcome {
   bool accepted = false;
   std::string reason;
   attn::KernelResources resources;
-  double cost = 0;
+  std::vector<double> costs; // per --n
   attn::GPUArtifacts artifacts;
   std::unique_ptr<MLIRContext> context; // owns the artifacts' attributes
 };
@@ -144,7 +148,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "attn-tune: " << err << "\n";
     return 1;
   }
-  if (seqLen <= 0 || top <= 0 || jobs == 0) {
+  std::vector<int64_t> ns(seqLens.begin(), seqLens.end());
+  if (ns.empty())
+    ns.push_back(4096);
+  if (llvm::any_of(ns, [](int64_t n) { return n <= 0; }) || top <= 0 ||
+      jobs == 0) {
     llvm::errs() << "attn-tune: --n, --top and -j must be positive\n";
     return 1;
   }
@@ -164,8 +172,10 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  // The problem the candidates are ranked for, from the (first) op.
+  // The problems the candidates are ranked for, from the (first) op: one
+  // per --n.
   attn::TuningProblem problem;
+  std::vector<attn::TuningKey> keys;
   {
     std::unique_ptr<MLIRContext> ctx = attn::createContext();
     llvm::SourceMgr sm;
@@ -191,12 +201,21 @@ int main(int argc, char **argv) {
       op.emitError() << "attn-tune needs static head dims";
       return 1;
     }
-    problem.causal = op.getMaskOrDefault().getKind() == attn::MaskKind::Causal;
-    problem.nq = problem.nk = seqLen;
-    // The benchmark matrix's shapes: B * N = 16384 tokens, H * D = 2048.
-    problem.batchHeads = std::max<int64_t>(1, 16384 / seqLen) *
-                         std::max<int64_t>(1, 2048 / problem.d);
+    attn::MaskAttr mask = op.getMaskOrDefault();
+    problem.causal = mask.getKind() == attn::MaskKind::Causal;
+    if (mask.getKind() == attn::MaskKind::Window)
+      problem.window = mask.getLeft() + mask.getRight() + 1;
+    for (int64_t n : ns)
+      keys.push_back(*attn::getTuningKey(op, chip, n));
   }
+  // The benchmark matrix's shapes: B * N = 16384 tokens, H * D = 2048.
+  auto problemAt = [&](int64_t n) {
+    attn::TuningProblem p = problem;
+    p.nq = p.nk = n;
+    p.batchHeads = std::max<int64_t>(1, 16384 / n) *
+                   std::max<int64_t>(1, 2048 / problem.d);
+    return p;
+  };
 
   std::vector<attn::TuningCandidate> candidates =
       attn::enumerateCandidates(chip);
@@ -257,25 +276,48 @@ int main(int argc, char **argv) {
         out.reason = "ptxas ignored setmaxnreg (C7508)";
       else {
         out.accepted = true;
-        out.cost = attn::estimateCost(out.candidate, out.resources, problem);
+        for (int64_t n : ns)
+          out.costs.push_back(attn::estimateCost(out.candidate, out.resources,
+                                                 problemAt(n)));
       }
     });
   pool.wait();
 
-  std::vector<size_t> order(outcomes.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (outcomes[a].accepted != outcomes[b].accepted)
-      return outcomes[a].accepted;
-    return outcomes[a].accepted && outcomes[a].cost < outcomes[b].cost;
-  });
+  // Per --n, the accepted candidates by cost; the report lists them in the
+  // order of the first, and --emit writes the union of each one's best
+  // --top (what the device then measures for that bucket).
+  std::vector<std::vector<size_t>> rankings(ns.size());
+  for (size_t j = 0; j < ns.size(); ++j) {
+    for (size_t i = 0; i < outcomes.size(); ++i)
+      if (outcomes[i].accepted)
+        rankings[j].push_back(i);
+    std::stable_sort(rankings[j].begin(), rankings[j].end(),
+                     [&](size_t a, size_t b) {
+                       return outcomes[a].costs[j] < outcomes[b].costs[j];
+                     });
+  }
+  std::vector<size_t> order = rankings.front();
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    if (!outcomes[i].accepted)
+      order.push_back(i);
+  std::vector<char> emit(outcomes.size(), 0);
+  for (const std::vector<size_t> &ranking : rankings)
+    for (size_t r = 0; r < ranking.size() && r < size_t(top); ++r)
+      emit[ranking[r]] = 1;
 
+  std::string stemBase = llvm::sys::path::stem(input).str();
   llvm::json::Array rows;
   int64_t rank = 0, accepted = 0;
   for (size_t i : order) {
     Outcome &o = outcomes[i];
+    MLIRContext *ctx = o.context.get();
+    std::string config, gpuConfig;
+    llvm::raw_string_ostream(config) << o.candidate.tileConfig(ctx);
+    llvm::raw_string_ostream(gpuConfig) << o.candidate.gpuConfig(ctx);
     llvm::json::Object row{{"candidate", o.candidate.str()},
+                           {"index", int64_t(i)},
+                           {"config", config},
+                           {"gpu_config", gpuConfig},
                            {"block_m", o.candidate.blockM},
                            {"block_n", o.candidate.blockN},
                            {"warps", o.candidate.warps},
@@ -285,27 +327,100 @@ int main(int argc, char **argv) {
     if (o.accepted) {
       ++accepted;
       row["rank"] = ++rank;
-      row["cost"] = o.cost;
+      row["cost"] = o.costs.front();
+      llvm::json::Object byN;
+      for (size_t j = 0; j < ns.size(); ++j)
+        byN[std::to_string(ns[j])] = o.costs[j];
+      row["cost_by_n"] = std::move(byN);
       row["registers"] = o.resources.registers;
       row["shared_bytes"] = o.resources.sharedBytes;
     } else {
       row["rejected"] = o.reason;
     }
-    rows.push_back(std::move(row));
-    if (o.accepted && !emitDir.empty() && rank <= top) {
-      std::string stem = llvm::sys::path::stem(input).str() + "__c" +
-                         std::to_string(i);
+    if (o.accepted && !emitDir.empty() && emit[i]) {
+      std::string stem = stemBase + "__c" + std::to_string(i);
       std::string err = attn::writeArtifacts(o.artifacts, emitDir, stem);
       if (!err.empty()) {
         llvm::errs() << "attn-tune: " << err << "\n";
         return 1;
       }
+      llvm::json::Array kernels;
+      for (const attn::KernelInfo &k : o.artifacts.kernels)
+        kernels.push_back(k.name);
+      row["kernels"] = std::move(kernels);
     }
+    rows.push_back(std::move(row));
   }
+
+  // The heuristic's kernel, which the device checks every candidate
+  // against and times as the baseline.
+  llvm::json::Array defaultKernels;
+  std::string defaultConfig, defaultGpuConfig;
+  if (!emitDir.empty()) {
+    std::unique_ptr<MLIRContext> ctx = attn::createContext();
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), input);
+    if (!module)
+      return 1;
+    module->walk([&](func::FuncOp fn) {
+      fn.setSymName((fn.getSymName() + "__default").str());
+    });
+    // The heuristic's configuration, attached here (the pipeline keeps a
+    // configuration that is there) so that the report can name it: the
+    // device times it like a candidate, and the database stores it.
+    PassManager pm(ctx.get());
+    attn::AttnDefaultConfigOptions defaults;
+    defaults.chip = chip;
+    pm.addPass(attn::createAttnDefaultConfig(defaults));
+    if (failed(pm.run(*module)))
+      return 1;
+    module->walk([&](attn::AttentionOp op) {
+      if (!defaultConfig.empty())
+        return;
+      llvm::raw_string_ostream(defaultConfig) << op.getConfigAttr();
+      if (op.getGpuConfigAttr())
+        llvm::raw_string_ostream(defaultGpuConfig) << op.getGpuConfigAttr();
+    });
+    attn::GPUPipelineOptions options;
+    options.chip = chip;
+    options.toolkit = toolkit;
+    FailureOr<attn::GPUArtifacts> artifacts =
+        attn::compileToGPU(*module, options, /*withCubin=*/false);
+    if (failed(artifacts))
+      return 1;
+    std::string err =
+        attn::writeArtifacts(*artifacts, emitDir, stemBase + "__default");
+    if (!err.empty()) {
+      llvm::errs() << "attn-tune: " << err << "\n";
+      return 1;
+    }
+    for (const attn::KernelInfo &k : artifacts->kernels)
+      defaultKernels.push_back(k.name);
+  }
+
+  const attn::TuningKey &key = keys.front();
+  llvm::json::Array buckets, nValues;
+  for (const attn::TuningKey &k : keys)
+    buckets.push_back(k.nBucket);
+  for (int64_t n : ns)
+    nValues.push_back(n);
   llvm::json::Object report{
       {"input", input.getValue()},
       {"chip", chip.getValue()},
-      {"n", seqLen.getValue()},
+      {"n", ns.front()},
+      {"ns", std::move(nValues)},
+      {"n_buckets", std::move(buckets)},
+      {"key", llvm::json::Object{{"chip", key.chip},
+                                 {"dtype", key.dtype},
+                                 {"d", key.d},
+                                 {"dv", key.dv},
+                                 {"mask", key.mask},
+                                 {"mods", key.mods},
+                                 {"gqa", key.gqa},
+                                 {"lse", key.lse}}},
+      {"default_kernels", std::move(defaultKernels)},
+      {"default_config", defaultConfig},
+      {"default_gpu_config", defaultGpuConfig},
       {"d", problem.d},
       {"dv", problem.dv},
       {"causal", problem.causal},

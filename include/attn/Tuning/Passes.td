@@ -15,9 +15,15 @@ def AttnApplyTuning : Pass<"attn-apply-tuning"> {
     of the nearest bucket, else nothing (`attn-default-config`, which runs
     next, then fills in its heuristic). The bucket is the op's static key
     length rounded up to a power of two in [512, 16384], or `seq-len`'s
-    when the length is dynamic (default 4096). It records where the
-    configuration came from in `attn.tuning` (`"db exact N"`,
-    `"db nearest N"`, `"heuristic"`). A database that is missing, locked,
+    when the length is dynamic and `seq-len` is given. A dynamic length
+    without `seq-len` (one kernel for every length) takes, among the
+    configurations timed in every bucket of the key, the one whose worst
+    bucket is nearest that bucket's best (the heuristic's own
+    configuration is timed too, so the choice is never slower than it as
+    measured); with one bucket or no configuration timed in all, bucket
+    4096's winner. It records where the configuration came from in
+    `attn.tuning` (`"db exact N"`, `"db nearest N"`, `"db robust over K
+    buckets (worst R x the bucket's best)"`, `"heuristic"`). A database that is missing, locked,
     corrupt, of another schema or holding an entry that does not parse
     gives a warning naming the file and the reason, and the heuristic is
     used: never a crash, never a silently wrong choice.
@@ -27,8 +33,9 @@ def AttnApplyTuning : Pass<"attn-apply-tuning"> {
            "Tuning database (SQLite file); empty: this pass does nothing">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU the entries were tuned for">,
-    Option<"seqLen", "seq-len", "int64_t", /*default=*/"4096",
-           "Sequence length to pick the bucket by when the op's is dynamic">
+    Option<"seqLen", "seq-len", "int64_t", /*default=*/"0",
+           "Sequence length to pick the bucket by when the op's is dynamic "
+           "(0: the configuration best over all buckets)">
   ];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }

@@ -12,6 +12,7 @@
 #define ATTN_TUNING_SEARCHSPACE_H
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
+#include "attn/Tuning/TuningDB.h"
 
 #include <string>
 #include <vector>
@@ -50,6 +51,8 @@ struct KernelResources {
 struct TuningProblem {
   int64_t batchHeads = 32, nq = 4096, nk = 4096, d = 128, dv = 128;
   bool causal = false;
+  /// Keys a query sees under a sliding window (left + right + 1), or -1.
+  int64_t window = -1;
   int64_t sms = 132;
 };
 
@@ -60,6 +63,12 @@ struct TuningProblem {
 /// for choosing what to measure, not a prediction of TFLOP/s.
 double estimateCost(const TuningCandidate &c, const KernelResources &r,
                     const TuningProblem &p);
+
+/// The problem class of `op` on `chip` (the bucket of its static key length,
+/// else of `seqLen`), or nothing when a head dim is dynamic: the key
+/// attn-apply-tuning looks up and attn-tune reports.
+std::optional<TuningKey> getTuningKey(AttentionOp op, llvm::StringRef chip,
+                                      int64_t seqLen);
 
 } // namespace attn
 } // namespace mlir

@@ -62,6 +62,10 @@ public:
   llvm::Error insert(const TuningEntry &entry);
   /// The winner for `key`: its own bucket, else the nearest one.
   llvm::Expected<std::optional<TuningEntry>> lookup(const TuningKey &key);
+  /// Every timed entry of `key`'s problem class in any bucket (winners and
+  /// losers; for a dynamic GQA group, of one group: 1 if present, else the
+  /// smallest).
+  llvm::Expected<std::vector<TuningEntry>> entriesOf(const TuningKey &key);
   llvm::Expected<std::vector<TuningEntry>> all();
   /// {"schema_version": 1, "entries": [...]}
   llvm::Expected<std::string> exportJSON();
