@@ -2,9 +2,11 @@
 """The review step between a tuning run and the database in the repository:
 keeps the keys whose tuned kernel, timed against the heuristic's in an
 independent run (bench/device/tune_validate.sh, then pair.py), was not
-slower beyond that run's round-to-round range at any N (the ratio's
-maximum over rounds >= 1), and drops the others, so that they keep the
-heuristic.
+slower than it by more than TOLERANCE (3%, the spread between rounds at
+N = 16384 there) at any N (the median ratio over rounds), and drops the
+others, so that they keep the heuristic. (A first criterion, the ratio's
+maximum over rounds >= 1, kept causal D = 64 at a median 0.927 at
+N = 16384, which the next full run confirmed as a loss.)
 
     python3 bench/device/tune_review.py measured.json pairs.json REPORTDIR... > reviewed.json
 
@@ -13,6 +15,8 @@ Prints the decision per key on stderr."""
 import json
 import os
 import sys
+
+TOLERANCE = 0.03
 
 
 def main():
@@ -25,8 +29,8 @@ def main():
     drop = []
     for name, key in sorted(keys.items()):
         rows = [p for p in pairs if p["a"] == name]
-        worst = min(rows, key=lambda p: p["ratio_max"]) if rows else None
-        keep = bool(rows) and worst["ratio_max"] >= 1.0
+        worst = min(rows, key=lambda p: p["ratio"]) if rows else None
+        keep = bool(rows) and worst["ratio"] >= 1.0 - TOLERANCE
         print("%-24s %s (worst N=%s: %.3f [%.3f, %.3f])" % (
             name, "kept" if keep else "dropped", worst and worst["N"],
             worst and worst["ratio"], worst and worst["ratio_min"], worst and worst["ratio_max"]),
