@@ -60,5 +60,8 @@ config.substitutions.append(("%attn_runtime_dir", config.attn_runtime_dir))
 # The tuning databases the build makes from data/tuning/.
 config.substitutions.append(
     ("%attn_tuning_dir", os.path.join(config.attn_obj_root, "share", "attn")))
+# The Python package the build copies into the build tree.
+config.substitutions.append(
+    ("%attn_python_dir", os.path.join(config.attn_obj_root, "python-bindings")))
 if os.path.exists(os.path.join(config.attn_runtime_dir, "libattn_runtime.so")):
     config.available_features.add("attn-runtime-lib")

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""attn.torch.attention on the GPU machine (issue 12's device checks), with
+the prebuilt kernels of build_torch_artifacts.py:
+
+    ATTN_RUNTIME_LIBRARY=/tmp/brt/libattn_runtime.so ATTN_ARTIFACTS=DIR \
+        python3 bench/device/torch_op_check.py OUT.json
+
+1. against SDPA in fp32 on upcast inputs: f16/bf16, D = 64/128, unmasked
+   and causal, odd lengths, Nq != Nk, one row, GQA 4:1, a [B, N, H, D]
+   layout; every output finite where SDPA's is;
+2. fallbacks (a head dim with no kernel, an attn_mask, CPU tensors) are
+   counted, and `disabled()` sends calls to SDPA;
+3. a small transformer block under torch.compile(fullgraph=True) agrees
+   with eager;
+4. a launch captured in a CUDA graph and replayed on new inputs agrees;
+5. .backward() raises the "not available yet" error;
+6. per-call time at B = 1, H = 8, N = 128, D = 64 (CUDA events over 1000
+   calls), attn.torch against SDPA (cuDNN/flash as torch picks).
+Exit 1 when a check fails."""
+import json
+import math
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "python-bindings"))
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import attn.torch as at  # noqa: E402
+
+dev = torch.device("cuda")
+results = {"checks": [], "env": {"torch": torch.__version__,
+                                 "gpu": torch.cuda.get_device_name(0)}}
+failed = 0
+
+
+def record(name, ok, **info):
+    global failed
+    failed += not ok
+    results["checks"].append(dict(name=name, ok=bool(ok), **info))
+    print("%-4s %-44s %s" % ("ok" if ok else "FAIL", name,
+                             " ".join("%s=%s" % kv for kv in info.items())), flush=True)
+
+
+def ref(q, k, v, causal, gqa):
+    return F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                          is_causal=causal, enable_gqa=gqa)
+
+
+torch.manual_seed(0)
+# 1. correctness
+for dtype in (torch.float16, torch.bfloat16):
+    for d in (64, 128):
+        for causal in (False, True):
+            for (b, hq, hkv, nq, nk, layout) in [(2, 8, 8, 333, 333, "bhnd"),
+                                                 (1, 4, 4, 1, 1, "bhnd"),
+                                                 (1, 8, 2, 200, 200, "bhnd"),
+                                                 (1, 4, 4, 77, 300, "bhnd"),
+                                                 (2, 4, 4, 257, 257, "bnhd")]:
+                if causal and nq != nk:
+                    continue  # SDPA's top-left is_causal on Nq != Nk: skip
+                if layout == "bnhd":
+                    mk = lambda h, n, dd: torch.randn(b, n, h, dd, dtype=dtype, device=dev).transpose(1, 2)
+                else:
+                    mk = lambda h, n, dd: torch.randn(b, h, n, dd, dtype=dtype, device=dev)
+                q, k, v = mk(hq, nq, d), mk(hkv, nk, d), mk(hkv, nk, d)
+                before = sum(at.fallbacks.values())
+                o = at.attention(q, k, v, is_causal=causal, enable_gqa=hq != hkv)
+                torch.cuda.synchronize()
+                r = ref(q, k, v, causal, hq != hkv)
+                err = float((o.float() - r).abs().max() / r.abs().max().clamp_min(1e-6))
+                fell = sum(at.fallbacks.values()) != before
+                ok = (not fell) and bool(torch.isfinite(o).all()) and err < (2e-2 if dtype == torch.bfloat16 else 1e-2)
+                record("sdpa-fp32 %s D%d %s %s" % (str(dtype)[6:], d, "causal" if causal else "none",
+                                                     (b, hq, hkv, nq, nk, layout)),
+                       ok, rel_err="%.2e" % err, fell_back=fell)
+
+# 2. fallbacks and the switch
+q = torch.randn(1, 4, 64, 96, dtype=torch.float16, device=dev)
+o = at.attention(q, q, q)
+record("fallback: D=96 has no kernel", any("D=96" in r for r in at.fallbacks) and
+       torch.allclose(o, F.scaled_dot_product_attention(q, q, q)))
+q = torch.randn(1, 4, 64, 64, dtype=torch.float16, device=dev)
+mask = torch.ones(64, 64, dtype=torch.bool, device=dev).tril()
+at.attention(q, q, q, attn_mask=mask)
+record("fallback: attn_mask counted", at.fallbacks["attn_mask tensors"] == 1)
+at.attention(q.cpu(), q.cpu(), q.cpu())
+record("fallback: CPU tensors counted", at.fallbacks["tensors not on a CUDA device"] == 1)
+with at.disabled():
+    at.attention(q, q, q)
+record("disabled() goes to SDPA", at.fallbacks["disabled"] == 1)
+
+# 3. torch.compile(fullgraph=True) of a small block
+class Block(torch.nn.Module):
+    def __init__(self, dim=512, heads=8):
+        super().__init__()
+        self.heads = heads
+        self.qkv = torch.nn.Linear(dim, 3 * dim, bias=False)
+        self.out = torch.nn.Linear(dim, dim, bias=False)
+
+    def forward(self, x):
+        b, n, c = x.shape
+        q, k, v = self.qkv(x).view(b, n, 3, self.heads, c // self.heads).unbind(2)
+        o = at.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), is_causal=True)
+        return self.out(o.transpose(1, 2).reshape(b, n, c))
+
+
+blk = Block().to(dev).half()
+x = torch.randn(2, 300, 512, dtype=torch.float16, device=dev)
+with torch.no_grad():
+    eager = blk(x)
+    compiled = torch.compile(blk, fullgraph=True)
+    got = compiled(x)
+torch.cuda.synchronize()
+record("torch.compile(fullgraph=True) == eager",
+       torch.allclose(got, eager, atol=2e-3, rtol=2e-3),
+       max_diff="%.2e" % float((got - eager).abs().max()))
+
+# 4. CUDA graph capture
+q = torch.randn(2, 8, 256, 128, dtype=torch.float16, device=dev)
+k, v = torch.randn_like(q), torch.randn_like(q)
+at.attention(q, k, v)  # kernel loaded before capture
+torch.cuda.synchronize()
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    og = at.attention(q, k, v)
+q.copy_(torch.randn_like(q)); k.copy_(torch.randn_like(k)); v.copy_(torch.randn_like(v))
+g.replay()
+torch.cuda.synchronize()
+r = ref(q, k, v, False, False)
+err = float((og.float() - r).abs().max() / r.abs().max())
+record("CUDA graph capture + replay on new inputs", err < 1e-2, rel_err="%.2e" % err)
+
+# 5. no backward yet
+q = torch.randn(1, 4, 64, 64, dtype=torch.float16, device=dev, requires_grad=True)
+try:
+    at.attention(q, q.detach(), q.detach()).sum().backward()
+    record("backward raises", False)
+except NotImplementedError as e:
+    record("backward raises 'not available yet'", "not available yet" in str(e))
+
+# 6. per-call time
+q = torch.randn(1, 8, 128, 64, dtype=torch.float16, device=dev)
+for fn, name in ((lambda: at.attention(q, q, q), "attn.torch"),
+                 (lambda: F.scaled_dot_product_attention(q, q, q), "sdpa")):
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    t0 = time.perf_counter()
+    s.record()
+    for _ in range(1000):
+        fn()
+    e.record()
+    e.synchronize()
+    host = (time.perf_counter() - t0) * 1e3
+    results.setdefault("per_call_us", {})[name] = {"gpu_events": s.elapsed_time(e),
+                                                   "host_wall": host}
+pc = results["per_call_us"]
+record("per-call time (B=1 H=8 N=128 D=64, us over 1000 calls)", True,
+       attn="%.1f" % pc["attn.torch"]["gpu_events"], sdpa="%.1f" % pc["sdpa"]["gpu_events"])
+results["fallbacks"] = dict(at.fallbacks)
+json.dump(results, open(sys.argv[1], "w"), indent=1)
+sys.exit(1 if failed else 0)

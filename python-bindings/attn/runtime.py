@@ -1,0 +1,141 @@
+"""Loading and launching attn kernel artifacts (<name>.json + PTX/cubin)
+through the runtime's C API (runtime/include/attn_runtime.h,
+libattn_runtime.so), on torch tensors on the current stream. No compiler
+needed: this is the part of the package the GPU machine uses.
+
+    rt = attn.runtime.Runtime()             # finds libattn_runtime.so
+    kernel = rt.load("out/", "causal128")
+    kernel.launch(q, k, v, o, lse)           # lse may be None
+"""
+
+import ctypes
+
+from . import _paths
+
+
+class AttnTensor(ctypes.Structure):
+    _fields_ = [("ptr", ctypes.c_uint64),
+                ("shape", ctypes.c_int64 * 4),
+                ("strides", ctypes.c_int64 * 4),
+                ("rank", ctypes.c_int32),
+                ("dtype", ctypes.c_int)]
+
+
+DTYPE_CODES = {"f16": 0, "bf16": 1, "f32": 2}
+
+
+class AttnArg(ctypes.Structure):
+    _fields_ = [("role", ctypes.c_char_p), ("tensor", AttnTensor)]
+
+
+class Runtime:
+    def __init__(self, path=None):
+        self.lib = ctypes.CDLL(path or _paths.runtime_library())
+        L = self.lib
+        L.attn_kernel_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                       ctypes.POINTER(ctypes.c_void_p),
+                                       ctypes.c_char_p, ctypes.c_size_t]
+        L.attn_kernel_load.restype = ctypes.c_int
+        P = ctypes.POINTER(AttnTensor)
+        L.attn_kernel_launch.argtypes = [ctypes.c_void_p, P, P, P, P, P,
+                                         ctypes.c_void_p, ctypes.c_char_p,
+                                         ctypes.c_size_t]
+        L.attn_kernel_launch.restype = ctypes.c_int
+        L.attn_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                       ctypes.c_char_p, ctypes.c_size_t]
+        L.attn_kernel_info.restype = ctypes.c_int
+        L.attn_kernel_unload.argtypes = [ctypes.c_void_p]
+        L.attn_kernel_unload.restype = None
+        # Format-2 kernels with buffers beyond q, k, v, o, lse.
+        self.has_args = hasattr(L, "attn_kernel_launch_args")
+        if self.has_args:
+            L.attn_kernel_launch_args.argtypes = [
+                ctypes.c_void_p, ctypes.POINTER(AttnArg), ctypes.c_size_t,
+                ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+            L.attn_kernel_launch_args.restype = ctypes.c_int
+
+    def load(self, directory, name):
+        err = ctypes.create_string_buffer(4096)
+        handle = ctypes.c_void_p()
+        rc = self.lib.attn_kernel_load(directory.encode(), name.encode(),
+                                       ctypes.byref(handle), err, len(err))
+        if rc != 0:
+            raise RuntimeError(err.value.decode(errors="replace"))
+        return Kernel(self, handle)
+
+
+class LaunchError(RuntimeError):
+    pass
+
+
+class Kernel:
+    def __init__(self, rt, handle):
+        self.rt, self.handle = rt, handle
+
+    def info(self, key):
+        buf = ctypes.create_string_buffer(1024)
+        rc = self.rt.lib.attn_kernel_info(self.handle, key.encode(), buf, len(buf))
+        if rc < 0:
+            raise KeyError(buf.value.decode(errors="replace"))
+        return buf.value.decode(errors="replace")
+
+    def launch(self, q, k, v, o, lse, stream=None, extra=None):
+        """Tensors are torch tensors (lse may be None); `extra` maps further
+        roles (bias, alibi_slopes) to tensors. Raises LaunchError."""
+        import torch
+        if stream is None:
+            stream = torch.cuda.current_stream()
+        if extra:
+            return self.launch_args(dict(q=q, k=k, v=v, o=o, lse=lse, **extra),
+                                    stream)
+        descs = [tensor_desc(t) for t in (q, k, v, o)]
+        lse_desc = tensor_desc(lse) if lse is not None else None
+        err = ctypes.create_string_buffer(4096)
+        rc = self.rt.lib.attn_kernel_launch(
+            self.handle, *[ctypes.byref(d) for d in descs],
+            ctypes.byref(lse_desc) if lse_desc is not None else None,
+            ctypes.c_void_p(stream.cuda_stream), err, len(err))
+        if rc != 0:
+            raise LaunchError(err.value.decode(errors="replace"))
+
+    def launch_args(self, tensors, stream):
+        """Launch by role ({role: tensor or None})."""
+        if not self.rt.has_args:
+            raise LaunchError("this runtime has no attn_kernel_launch_args")
+        items = [(r, t) for r, t in tensors.items() if t is not None]
+        args = (AttnArg * len(items))()
+        keep = []
+        for i, (role, t) in enumerate(items):
+            name = role.encode()
+            keep.append(name)
+            args[i].role = name
+            args[i].tensor = tensor_desc(t)
+        err = ctypes.create_string_buffer(4096)
+        rc = self.rt.lib.attn_kernel_launch_args(
+            self.handle, args, len(items), ctypes.c_void_p(stream.cuda_stream),
+            err, len(err))
+        if rc != 0:
+            raise LaunchError(err.value.decode(errors="replace"))
+
+    def unload(self):
+        if self.handle:
+            self.rt.lib.attn_kernel_unload(self.handle)
+            self.handle = None
+
+
+def torch_dtype(name):
+    import torch
+    return {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}[name]
+
+
+def tensor_desc(t, dtype_code=None):
+    import torch
+    codes = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}
+    d = AttnTensor()
+    d.ptr = t.data_ptr()
+    d.rank = t.dim()
+    for i in range(min(t.dim(), 4)):
+        d.shape[i] = t.shape[i]
+        d.strides[i] = t.stride(i)
+    d.dtype = codes.get(t.dtype, 99) if dtype_code is None else dtype_code
+    return d

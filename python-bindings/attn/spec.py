@@ -1,0 +1,87 @@
+"""`Spec`: an attention problem class, printed as the `attn.attention` op
+the compiler takes (dynamic batch, heads and lengths: one kernel for every
+shape of the class)."""
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+_DTYPES = ("f16", "bf16")
+
+
+class SpecError(ValueError):
+    """A spec the compiler cannot take, said before compiling."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    dtype: str = "f16"
+    head_dim: int = 128
+    value_head_dim: Optional[int] = None
+    causal: bool = False
+    # "top_left" (torch SDPA's is_causal) or "bottom_right".
+    alignment: str = "top_left"
+    # (left, right) keys around the diagonal; None: no window.
+    window: Optional[tuple] = None
+    lse: bool = False
+    scale: Optional[float] = None
+    softcap: Optional[float] = None
+    name: str = "attn"
+
+    def __post_init__(self):
+        if self.dtype not in _DTYPES:
+            raise SpecError("dtype must be one of %s, got %r" % (_DTYPES, self.dtype))
+        for what, d in (("head_dim", self.head_dim), ("value_head_dim", self.dv)):
+            if not isinstance(d, int) or d <= 0:
+                raise SpecError("%s must be a positive integer, got %r" % (what, d))
+        if self.alignment not in ("top_left", "bottom_right"):
+            raise SpecError("alignment must be 'top_left' or 'bottom_right', got %r"
+                            % (self.alignment,))
+        if self.causal and self.window is not None:
+            raise SpecError("causal and window exclude each other (a window "
+                            "(left, 0) is causal within its extent)")
+        if self.window is not None:
+            left, right = self.window
+            if left < 0 or right < 0:
+                raise SpecError("window extents must be >= 0, got %r" % (self.window,))
+        if self.scale is not None and not (self.scale > 0 and math.isfinite(self.scale)):
+            raise SpecError("scale must be a positive finite number, got %r" % (self.scale,))
+        if self.softcap is not None and not (self.softcap > 0 and math.isfinite(self.softcap)):
+            raise SpecError("softcap must be a positive finite number, got %r"
+                            % (self.softcap,))
+        if not self.name.isidentifier():
+            raise SpecError("name must be an identifier, got %r" % (self.name,))
+
+    @property
+    def dv(self):
+        return self.value_head_dim if self.value_head_dim is not None else self.head_dim
+
+    def mask_attr(self):
+        if self.causal:
+            return "#attn.mask<causal, %s>" % self.alignment
+        if self.window is not None:
+            return "#attn.mask<window, %s, left = %d, right = %d>" % (
+                self.alignment, self.window[0], self.window[1])
+        return None
+
+    def to_mlir(self):
+        """The `attn.attention` op in a function named `name`."""
+        t = lambda d: "memref<?x?x?x%dx%s>" % (d, self.dtype)
+        q, v = t(self.head_dim), t(self.dv)
+        args = ["%%q: %s" % q, "%%k: %s" % q, "%%v: %s" % v, "%%o: %s" % v]
+        outs = "outs(%%o : %s)" % v
+        if self.lse:
+            args.append("%lse: memref<?x?x?xf32>")
+            outs = "outs(%%o, %%lse : %s, memref<?x?x?xf32>)" % v
+        attrs = []
+        if self.mask_attr():
+            attrs.append("mask = %s" % self.mask_attr())
+        if self.scale is not None:
+            attrs.append("scale = %r : f64" % float(self.scale))
+        if self.softcap is not None:
+            attrs.append("softcap = %r : f64" % float(self.softcap))
+        attr = (" {%s}" % ", ".join(attrs)) if attrs else ""
+        return ("func.func @%s(%s) {\n"
+                "  attn.attention ins(%%q, %%k, %%v : %s, %s, %s)\n"
+                "                 %s%s\n"
+                "  return\n}\n") % (self.name, ", ".join(args), q, q, v, outs, attr)

@@ -1,0 +1,272 @@
+"""`attn.torch.attention`: attn kernels behind
+`torch.nn.functional.scaled_dot_product_attention`'s conventions.
+
+    import attn.torch
+    attn.torch.set_artifacts("prebuilt/")        # or ATTN_ARTIFACTS=prebuilt/
+    o = attn.torch.attention(q, k, v, is_causal=True)
+
+q: [B, Hq, Nq, D], k: [B, Hkv, Nk, D], v: [B, Hkv, Nk, Dv] on one CUDA
+device, f16 or bf16, any strides the runtime takes. Where it differs from
+SDPA: `is_causal` is SDPA's top-left alignment (query i sees keys <= i);
+`causal_alignment="bottom_right"` gives the other (FlashAttention's, for
+Nq != Nk); `window=(left, right)` is a sliding window (bottom-right).
+
+Kernels come from a directory of prebuilt artifacts (ahead of time, where
+the compiler is not installed, as on the GPU machine here), else are
+compiled on first use into an on-disk cache keyed by the spec, the chip,
+the compiler version and the tuning database (ATTN_CACHE_DIR, default
+~/.cache/attn). Inputs no kernel takes (another dtype or head dim, an
+`attn_mask` tensor, dropout, CPU tensors, a scale no prebuilt kernel has
+without a compiler) go to torch's SDPA; each reason is counted in
+`fallbacks` and logged once. `with attn.torch.disabled():` (or
+ATTN_DISABLE=1) sends every call to SDPA. The op is registered with
+`torch.library.custom_op` (`attn::attention`) with a fake implementation,
+so `torch.compile(fullgraph=True)` traces through it (the kernel lookup,
+and the fallback for a missing kernel, happen inside the op); a launch allocates
+only its output (through torch's allocator) and does not synchronize, so
+it can be captured in a CUDA graph. There is no backward kernel yet:
+`.backward()` through the op raises an error that says so.
+"""
+
+import collections
+import contextlib
+import glob
+import hashlib
+import json
+import logging
+import math
+import os
+import threading
+
+import torch
+import torch.nn.functional as F
+
+from . import runtime as _runtime
+from .spec import Spec
+
+_log = logging.getLogger("attn.torch")
+_lock = threading.Lock()
+_disabled_depth = 0
+_artifacts_dir = os.environ.get("ATTN_ARTIFACTS")
+_rt = None
+_index = None          # {key: (directory, name, has_lse)}
+_loaded = {}           # (directory, name) -> runtime kernel
+_logged = set()
+fallbacks = collections.Counter()
+
+_DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
+
+
+def set_artifacts(directory):
+    """Prebuilt kernels to take from (every <name>.json in `directory`)."""
+    global _artifacts_dir, _index
+    with _lock:
+        _artifacts_dir, _index = directory, None
+
+
+@contextlib.contextmanager
+def disabled():
+    """Every call inside goes to torch's SDPA (a quick rollback)."""
+    global _disabled_depth
+    _disabled_depth += 1
+    try:
+        yield
+    finally:
+        _disabled_depth -= 1
+
+
+def _is_disabled():
+    return _disabled_depth > 0 or os.environ.get("ATTN_DISABLE") == "1"
+
+
+def _key(dtype, d, dv, kind, alignment, left, right, scale):
+    return (dtype, d, dv, kind, alignment, left, right, round(scale, 9))
+
+
+def _meta_key(meta):
+    """The key a kernel's JSON serves, or None for kernels this op does not
+    launch (score modifications, extra buffers, format 1)."""
+    if int(meta.get("format_version", 1)) < 2 or meta.get("score_mods"):
+        return None
+    roles = {r for b in meta["buffers"] for r in b["roles"]}
+    if not roles <= {"q", "k", "v", "o", "lse"}:
+        return None
+    by = {r: b for b in meta["buffers"] for r in b["roles"]}
+    mask = meta.get("mask") or {"kind": "none"}
+    kind = mask["kind"]
+    alignment = mask.get("alignment", "top_left") if kind != "none" else "-"
+    left = mask.get("left", 0) if kind == "window" else 0
+    right = mask.get("right", 0) if kind == "window" else 0
+    return _key(by["q"]["element_type"], by["q"]["static_shape"][3],
+                by["v"]["static_shape"][3], kind, alignment, left, right,
+                float(meta["scale"])), "lse" in roles
+
+
+def _scan(directory):
+    index = {}
+    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        if path.endswith(".harness.json"):
+            continue
+        try:
+            with open(path) as f:
+                meta = json.load(f)
+            found = _meta_key(meta)
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            continue
+        if found is None:
+            continue
+        key, has_lse = found
+        # Without an LSE output first: nothing extra to allocate.
+        if key not in index or (index[key][2] and not has_lse):
+            index[key] = (directory, meta["name"], has_lse)
+    return index
+
+
+def _fallback(reason):
+    fallbacks[reason] += 1
+    if reason not in _logged:
+        _logged.add(reason)
+        _log.warning("attn.torch: falling back to SDPA: %s", reason)
+    return None
+
+
+def _cache_dir():
+    return os.environ.get("ATTN_CACHE_DIR",
+                          os.path.join(os.path.expanduser("~"), ".cache", "attn"))
+
+
+def _compile_into_cache(spec, chip):
+    """Compiles `spec` once per (spec, chip, compiler, tuning DB) into the
+    cache; returns (directory, name) or raises CompilerUnavailable. A cache
+    entry that does not load is compiled again."""
+    from . import compiler
+    version = compiler.compiler_version()
+    db = os.environ.get("ATTN_TUNING_DB", "")
+    digest = hashlib.sha256("\n".join([spec.to_mlir(), chip, version, db]).encode()
+                            ).hexdigest()[:20]
+    directory = os.path.join(_cache_dir(), digest)
+    if not os.path.exists(os.path.join(directory, spec.name + ".json")):
+        art = compiler.compile(spec, chip=chip, tuning_db=db or None)
+        tmp = directory + ".tmp%d" % os.getpid()
+        art.write(tmp)
+        os.makedirs(_cache_dir(), exist_ok=True)
+        try:
+            os.replace(tmp, directory)
+        except OSError:  # another process got there first
+            pass
+    return directory, spec.name
+
+
+def _chip(device):
+    major, minor = torch.cuda.get_device_capability(device)
+    return "sm_90a" if (major, minor) == (9, 0) else "sm_80"
+
+
+def _kernel(q, k, v, kind, alignment, left, right, scale):
+    """The runtime kernel for this call, or None (after counting why)."""
+    global _index, _rt
+    dtype = _DTYPES.get(q.dtype)
+    if dtype is None:
+        return _fallback("dtype %s" % q.dtype)
+    d, dv = q.shape[-1], v.shape[-1]
+    key = _key(dtype, d, dv, kind, alignment, left, right, scale)
+    with _lock:
+        if _rt is None:
+            _rt = _runtime.Runtime()
+        if _index is None:
+            _index = _scan(_artifacts_dir) if _artifacts_dir else {}
+        entry = _index.get(key)
+        if entry is None:
+            spec = Spec(dtype=dtype, head_dim=d, value_head_dim=dv,
+                        causal=kind == "causal", window=(left, right) if kind == "window" else None,
+                        alignment=alignment if kind != "none" else "top_left",
+                        scale=scale, name="attn_%s_d%d_%d_%s" % (dtype, d, dv, kind))
+            try:
+                directory, name = _compile_into_cache(spec, _chip(q.device))
+            except Exception as e:  # CompilerUnavailable, CompileError
+                return _fallback("no prebuilt kernel for %s D=%d Dv=%d mask=%s and no "
+                                 "compiler: %s" % (dtype, d, dv, kind, type(e).__name__))
+            entry = _index[key] = (directory, name, False)
+        directory, name, has_lse = entry
+        kernel = _loaded.get((directory, name))
+        if kernel is None:
+            try:
+                kernel = _loaded[(directory, name)] = _rt.load(directory, name)
+            except RuntimeError as e:
+                return _fallback("kernel %s does not load: %s" % (name, e))
+        return kernel, has_lse
+
+
+@torch.library.custom_op("attn::attention", mutates_args=())
+def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, kind: str,
+                  alignment: str, left: int, right: int, scale: float) -> torch.Tensor:
+    # The kernel is looked up here, inside the op, where torch.compile does
+    # not trace: no kernel (counted in `fallbacks`) means SDPA, in the op.
+    found = _kernel(q, k, v, kind, alignment, left, right, scale)
+    if found is None:
+        if kind == "window" or (kind == "causal" and alignment != "top_left"):
+            raise RuntimeError("attn.torch.attention: no kernel for this %s mask and "
+                               "no SDPA equivalent (see attn.torch.fallbacks)" % kind)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=kind == "causal",
+                                              scale=scale,
+                                              enable_gqa=q.shape[1] != k.shape[1])
+    kernel, has_lse = found
+    o = torch.empty(q.shape[:-1] + (v.shape[-1],), dtype=q.dtype, device=q.device)
+    lse = (torch.empty(q.shape[:-1], dtype=torch.float32, device=q.device)
+           if has_lse else None)
+    kernel.launch(q, k, v, o, lse)
+    return o
+
+
+@_attention_op.register_fake
+def _(q, k, v, kind, alignment, left, right, scale):
+    return q.new_empty(q.shape[:-1] + (v.shape[-1],))
+
+
+def _no_backward(ctx, grad):
+    raise NotImplementedError("attn.torch.attention: the backward pass is not "
+                              "available yet (no backward kernels); use SDPA "
+                              "(attn.torch.disabled()) for training")
+
+
+torch.library.register_autograd("attn::attention", _no_backward)
+
+
+def attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
+              scale=None, enable_gqa=False, *, causal_alignment="top_left",
+              window=None):
+    """SDPA's signature (see the module docstring for the differences)."""
+    def sdpa():
+        if window is not None:
+            raise ValueError("attn.torch.attention: a window has no SDPA "
+                             "fallback (reason: %s)" % why)
+        return F.scaled_dot_product_attention(query, key, value, attn_mask=attn_mask,
+                                              dropout_p=dropout_p, is_causal=is_causal,
+                                              scale=scale, enable_gqa=enable_gqa)
+    why = None
+    if _is_disabled():
+        why = "disabled"
+        fallbacks[why] += 1
+    elif attn_mask is not None:
+        why = "attn_mask tensors"
+    elif dropout_p:
+        why = "dropout"
+    elif not (query.is_cuda and key.is_cuda and value.is_cuda):
+        why = "tensors not on a CUDA device"
+    elif query.dim() != 4 or key.dim() != 4 or value.dim() != 4:
+        why = "not [B, H, N, D] tensors"
+    elif query.shape[1] != key.shape[1] and not enable_gqa:
+        why = "Hq != Hkv without enable_gqa"
+    if why is not None:
+        if why != "disabled":
+            _fallback(why)
+        return sdpa()
+    kind, left, right = "none", 0, 0
+    alignment = "-"
+    if window is not None:
+        kind, (left, right), alignment = "window", window, "bottom_right"
+    elif is_causal:
+        kind, alignment = "causal", causal_alignment
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    return _attention_op(query, key, value, kind, alignment, left, right, float(scale))

@@ -1,0 +1,81 @@
+"""The compiler half of the Python package, no GPU: specs to modules,
+compilation to PTX and to the CPU, diagnostics as exceptions."""
+
+import json
+import os
+
+import pytest
+
+import attn
+
+
+def test_versions():
+    assert attn.api_version() == 1
+    assert "attn" in attn.compiler_version()
+
+
+def test_spec_module_text():
+    text = attn.Spec(dtype="bf16", head_dim=64, value_head_dim=128, causal=True,
+                     alignment="bottom_right", lse=True, scale=0.5, name="k").to_mlir()
+    assert "func.func @k(%q: memref<?x?x?x64xbf16>" in text
+    assert "outs(%o, %lse : memref<?x?x?x128xbf16>, memref<?x?x?xf32>)" in text
+    assert "mask = #attn.mask<causal, bottom_right>" in text
+    assert "scale = 0.5 : f64" in text
+
+
+@pytest.mark.parametrize("bad, why", [
+    (dict(dtype="f32"), "dtype"),
+    (dict(head_dim=0), "head_dim"),
+    (dict(causal=True, window=(4, 0)), "exclude"),
+    (dict(window=(-1, 0)), "window"),
+    (dict(scale=float("nan")), "scale"),
+    (dict(alignment="center"), "alignment"),
+    (dict(name="not a name"), "identifier"),
+])
+def test_spec_refuses(bad, why):
+    with pytest.raises(attn.SpecError, match=why):
+        attn.Spec(**bad)
+
+
+def test_compile_gpu_ptx(tmp_path):
+    spec = attn.Spec(dtype="f16", head_dim=128, causal=True, name="causal128")
+    a = attn.compile(spec, chip="sm_90a")
+    assert list(a.kernels) == ["causal128"]
+    meta = a.kernels["causal128"]
+    assert meta["mask"]["kind"] == "causal"
+    assert meta["scale"] == pytest.approx(128 ** -0.5)
+    # The wgmma default for sm_90a, the mma.sync one for sm_80.
+    assert "wgmma.mma_async" in a.ptx
+    assert "mma.sync.aligned" in attn.compile(spec, chip="sm_80").ptx
+    a.write(str(tmp_path))
+    files = sorted(os.listdir(tmp_path))
+    assert files == ["causal128.json", "causal128.sm_90a.ptx"]
+    assert json.load(open(tmp_path / "causal128.json"))["entry"] == "causal128"
+
+
+def test_compile_cpu():
+    a = attn.compile(attn.Spec(head_dim=64), chip="cpu")
+    assert "llvm.func" in a.cpu_module
+    assert a.kernels == {}
+
+
+def test_compile_error_has_location():
+    bad = ("func.func @f(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x32xf16>) {\n"
+           "  attn.attention ins(%q, %q, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>,"
+           " memref<?x?x?x32xf16>)\n"
+           "                 outs(%q : memref<?x?x?x64xf16>)\n  return\n}\n")
+    with pytest.raises(attn.CompileError) as e:
+        attn.compile(bad, name="bad")
+    errors = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert errors and errors[0].location.startswith("bad.mlir:2:")
+    assert str(e.value).startswith("bad.mlir:2:")
+
+
+def test_parse_error():
+    with pytest.raises(attn.CompileError, match="bad.mlir:1:"):
+        attn.compile("func.func @f(", name="bad")
+
+
+def test_unknown_target():
+    with pytest.raises(attn.CompileError, match="unknown target 'sm_75'"):
+        attn.compile(attn.Spec(), chip="sm_75")
