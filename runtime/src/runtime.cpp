@@ -202,6 +202,93 @@ bool tryLoadCubin(attn_kernel &k) {
   return true;
 }
 
+/// The launch contract the compiler embeds in the module (a constant
+/// global `attn_contract_<entry>` of i64, lib/Conversion/AttnToNVVM/
+/// OutlineKernel.cpp writes it), checked against the metadata: a JSON edited
+/// or mixed up with another kernel's is refused naming the field, instead
+/// of launching a grid or shared-memory size the code was not built for.
+/// Modules built before the contract existed (and hand-written kernels)
+/// have none: they load with a note.
+bool checkContract(attn_kernel &k, std::string &error) {
+  enum {
+    kMagic, kVersion, kFormat, kBlockM, kBlockN, kWarps, kStages, kThreads,
+    kSharedBytes, kHeadDim, kValueHeadDim, kElementType, kHasLse, kMaskKind,
+    kMaskAlignment, kMaskLeft, kMaskRight, kNumBuffers, kFields
+  };
+  std::string symbol = std::string("attn_contract_") + k.desc.entry;
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+  CUresult r = cuModuleGetGlobal(&ptr, &bytes, k.module, symbol.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND) {
+    k.loadNote += std::string(k.loadNote.empty() ? "" : "; ") +
+                  "no launch contract in the module (built before it was "
+                  "embedded): the metadata is trusted";
+    return true;
+  }
+  if (r != CUDA_SUCCESS) {
+    error = cudaError("cuModuleGetGlobal", r) + " (" + symbol + ")";
+    return false;
+  }
+  int64_t c[kFields] = {};
+  if (bytes != sizeof c) {
+    error = "the module's launch contract " + symbol + " has " +
+            std::to_string(bytes) + " bytes, this runtime reads " +
+            std::to_string(sizeof c) + " (another compiler version?)";
+    return false;
+  }
+  if ((r = cuMemcpyDtoH(c, ptr, sizeof c)) != CUDA_SUCCESS) {
+    error = cudaError("cuMemcpyDtoH", r) + " (" + symbol + ")";
+    return false;
+  }
+  if (c[kMagic] != 0x6e747461 || c[kVersion] != 1) {
+    error = "the module's launch contract " + symbol +
+            " is not one this runtime reads (magic " +
+            std::to_string(c[kMagic]) + ", version " +
+            std::to_string(c[kVersion]) + ")";
+    return false;
+  }
+  const attn_kernel_desc &d = k.desc;
+  int64_t maskKind = d.has_mask_info ? (int64_t)d.mask_kind : c[kMaskKind];
+  int64_t windowLeft = d.mask_kind == ATTN_MASK_WINDOW ? d.mask_left : 0;
+  int64_t windowRight = d.mask_kind == ATTN_MASK_WINDOW ? d.mask_right : 0;
+  struct Field {
+    const char *name;
+    int64_t module, metadata;
+  } fields[] = {
+      {"format_version", c[kFormat], d.format_version},
+      {"block_m", c[kBlockM], d.block_m},
+      {"block_n", c[kBlockN], d.block_n},
+      {"warps", c[kWarps], d.warps},
+      {"stages", c[kStages], d.stages},
+      {"threads", c[kThreads], d.threads},
+      {"shared_bytes", c[kSharedBytes], d.shared_bytes},
+      {"head dim (q's static_shape[3])", c[kHeadDim], d.head_dim},
+      {"value head dim (v's static_shape[3])", c[kValueHeadDim],
+       d.value_head_dim},
+      {"element type (q's element_type; 0 f16, 1 bf16, 2 f32)",
+       c[kElementType], (int64_t)d.element_type},
+      {"LSE output (a buffer with role lse)", c[kHasLse], d.has_lse},
+      {"mask kind (0 none, 1 causal, 2 window)", c[kMaskKind], maskKind},
+      {"mask alignment (0 top_left, 1 bottom_right)",
+       maskKind == ATTN_MASK_NONE ? 0 : c[kMaskAlignment],
+       maskKind == ATTN_MASK_NONE ? 0 : (int64_t)d.mask_alignment},
+      {"window left", c[kMaskLeft], d.has_mask_info ? windowLeft : c[kMaskLeft]},
+      {"window right", c[kMaskRight],
+       d.has_mask_info ? windowRight : c[kMaskRight]},
+      {"number of buffers", c[kNumBuffers],
+       d.format_version >= 2 ? (int64_t)d.num_buffers : c[kNumBuffers]},
+  };
+  for (const Field &f : fields)
+    if (f.module != f.metadata) {
+      error = std::string("the metadata says ") + f.name + " = " +
+              std::to_string(f.metadata) + ", the module's launch contract " +
+              std::to_string(f.module) + ": the JSON does not describe this "
+              "kernel";
+      return false;
+    }
+  return true;
+}
+
 bool loadOnDevice(attn_kernel &k, std::string &error) {
   trace("cuInit");
   CUresult r = cuInit(0);
@@ -284,6 +371,9 @@ bool loadOnDevice(attn_kernel &k, std::string &error) {
             (k.loadedFrom == "cubin" ? k.cubinPath : k.ptxPath);
     return false;
   }
+
+  if (!checkContract(k, error))
+    return false;
 
   int maxThreads = 0, staticShared = 0;
   if ((r = cuFuncGetAttribute(&maxThreads,

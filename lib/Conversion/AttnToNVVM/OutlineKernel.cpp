@@ -36,6 +36,7 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
@@ -91,6 +92,85 @@ static std::optional<BufferDim> asBufferDim(Value v, ArrayRef<Value> args) {
   if (!index || it == args.end())
     return std::nullopt;
   return BufferDim{unsigned(it - args.begin()), *index};
+}
+
+/// The fields of the launch contract the module carries (a constant global
+/// `attn_contract_<kernel>` of i64), in order; the runtime reads it with
+/// cuModuleGetGlobal and checks the metadata against it at load
+/// (runtime/src/contract.h has the same list).
+enum ContractField : int64_t {
+  kContractMagic,        // 0x6e747461 ("attn")
+  kContractVersion,      // 1
+  kContractFormat,       // the metadata's format_version (2)
+  kContractBlockM,
+  kContractBlockN,
+  kContractWarps,
+  kContractStages,
+  kContractThreads,
+  kContractSharedBytes,
+  kContractHeadDim,      // q's static dim 3 (0 when dynamic)
+  kContractValueHeadDim, // v's
+  kContractElementType,  // 0 f16, 1 bf16, 2 f32 (q's)
+  kContractHasLse,
+  kContractMaskKind,     // 0 none, 1 causal, 2 window
+  kContractMaskAlignment, // 0 top_left, 1 bottom_right
+  kContractMaskLeft,
+  kContractMaskRight,
+  kContractNumBuffers,
+  kContractFields
+};
+
+static void emitLaunchContract(OpBuilder &mb, gpu::GPUFuncOp kernel,
+                               TileConfigAttr config, int64_t threads,
+                               int64_t sharedBytes, ProgramOp program,
+                               ArrayRef<Value> args,
+                               ArrayRef<SmallVector<StringRef>> roles) {
+  SmallVector<int64_t> c(kContractFields, 0);
+  c[kContractMagic] = 0x6e747461;
+  c[kContractVersion] = 1;
+  c[kContractFormat] = 2;
+  c[kContractBlockM] = config.getBlockM();
+  c[kContractBlockN] = config.getBlockN();
+  c[kContractWarps] = config.getWarps();
+  c[kContractStages] = config.getStages();
+  c[kContractThreads] = threads;
+  c[kContractSharedBytes] = sharedBytes;
+  c[kContractNumBuffers] = args.size();
+  for (auto [arg, r] : llvm::zip(args, roles)) {
+    auto type = cast<MemRefType>(arg.getType());
+    auto dim3 = [&] {
+      return type.getRank() == 4 && !type.isDynamicDim(3) ? type.getDimSize(3)
+                                                         : int64_t(0);
+    };
+    if (llvm::is_contained(r, "q")) {
+      c[kContractHeadDim] = dim3();
+      Type elt = type.getElementType();
+      c[kContractElementType] = elt.isF16() ? 0 : elt.isBF16() ? 1 : 2;
+    }
+    if (llvm::is_contained(r, "v"))
+      c[kContractValueHeadDim] = dim3();
+    if (llvm::is_contained(r, "lse"))
+      c[kContractHasLse] = 1;
+  }
+  if (auto mask = program->getAttrOfType<MaskAttr>("attn.mask")) {
+    c[kContractMaskKind] = mask.getKind() == MaskKind::Causal   ? 1
+                           : mask.getKind() == MaskKind::Window ? 2
+                                                                : 0;
+    c[kContractMaskAlignment] =
+        mask.getAlignment() == MaskAlignment::BottomRight ? 1 : 0;
+    if (mask.getKind() == MaskKind::Window) {
+      c[kContractMaskLeft] = mask.getLeft();
+      c[kContractMaskRight] = mask.getRight();
+    }
+  }
+  auto type = RankedTensorType::get({kContractFields}, mb.getI64Type());
+  LLVM::GlobalOp::create(
+      mb, kernel.getLoc(),
+      LLVM::LLVMArrayType::get(mb.getI64Type(), kContractFields),
+      /*isConstant=*/true, LLVM::Linkage::External,
+      ("attn_contract_" + kernel.getName()).str(),
+      DenseElementsAttr::get(type, ArrayRef<int64_t>(c)), /*alignment=*/8,
+      /*addrSpace=*/1);
 }
 
 /// The launch contract from the host function's asserts (step 1).
@@ -450,6 +530,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
     if (Attribute attr = program->getAttr(name))
       launch.append(name.drop_front(5), attr);
   kernel->setAttr("attn.launch", launch.getDictionary(ctx));
+  emitLaunchContract(mb, kernel, config, threads, sharedBytes.getInt(), program,
+                     args, roles);
   func.erase();
   return success();
 }
