@@ -11,7 +11,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
 PACKAGES=(cmake ninja-build g++ ccache python3
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-          nlohmann-json3-dev libsqlite3-dev python3-pytest)
+          nlohmann-json3-dev libsqlite3-dev python3-pytest python3-numpy)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \

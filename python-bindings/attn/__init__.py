@@ -1,7 +1,8 @@
 """attn from Python: describe an attention (`Spec`), compile it to kernel
 artifacts (`compile`, through the C API in libattn_c.so), load and launch
-them (`attn.runtime`, through libattn_runtime.so), and call them from
-PyTorch (`attn.torch.attention`).
+them (`attn.runtime`, through libattn_runtime.so), call them from PyTorch
+(`attn.torch.attention`), and run a spec's semantics on numpy arrays
+through the CPU lowering (`attn.cpu.attention`).
 
     import attn
     spec = attn.Spec(dtype="f16", head_dim=128, causal=True)

@@ -1,0 +1,105 @@
+"""`attn.cpu.attention`: a spec's semantics on numpy arrays, through the CPU
+lowering JIT-compiled in this process (attn-c/CPU.h, MLIR's
+ExecutionEngine). No GPU needed: what the GPU kernels compute, checkable
+from Python.
+
+    import numpy as np, attn.cpu
+    q = np.random.randn(1, 4, 77, 64).astype(np.float16)
+    o = attn.cpu.attention(q, q, q, causal=True)        # [1, 4, 77, 64] f16
+    o, lse = attn.cpu.attention(q, q, q, lse=True)
+
+Arrays are [B, H, N, D] (K and V may have fewer heads, a divisor of Q's:
+grouped-query attention), f16 only (numpy has no bf16). The compiled
+function takes identity-layout memrefs (its code derives addresses from the
+sizes, not from the descriptor's strides), so a non-contiguous array is
+copied to a contiguous one first. Shapes are checked here, with a ValueError: the compiled code's own
+checks would abort the process.
+"""
+
+import ctypes
+
+import numpy as np
+
+from . import compiler
+from .spec import Spec
+
+_kernels = {}
+
+
+class _Kernel:
+    def __init__(self, spec):
+        lib = compiler._load()
+        lib.attnCPUKernelCreate.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                            ctypes.c_char_p, ctypes.c_size_t]
+        lib.attnCPUKernelCreate.restype = ctypes.c_void_p
+        lib.attnCPUKernelGetNumArgs.argtypes = [ctypes.c_void_p]
+        lib.attnCPUKernelGetNumArgs.restype = ctypes.c_size_t
+        lib.attnCPUKernelCall.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                                          ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
+        lib.attnCPUKernelCall.restype = ctypes.c_int
+        lib.attnCPUKernelDestroy.argtypes = [ctypes.c_void_p]
+        self.lib, self.spec = lib, spec
+        art = compiler.compile(spec, chip="cpu")
+        err = ctypes.create_string_buffer(4096)
+        self.handle = lib.attnCPUKernelCreate(art._result, spec.name.encode(), err, len(err))
+        if not self.handle:
+            raise RuntimeError(err.value.decode(errors="replace"))
+        self.num_args = lib.attnCPUKernelGetNumArgs(self.handle)
+
+    def __call__(self, arrays):
+        # Per memref: allocated and aligned pointers, offset, sizes, strides.
+        values = []
+        for a in arrays:
+            ptr = ctypes.c_void_p(a.ctypes.data)
+            values += [ptr, ctypes.c_void_p(a.ctypes.data), ctypes.c_int64(0)]
+            values += [ctypes.c_int64(s) for s in a.shape]
+            values += [ctypes.c_int64(s // a.itemsize) for s in a.strides]
+        if len(values) != self.num_args:
+            raise RuntimeError("attn.cpu: %d scalar arguments for %d"
+                               % (len(values), self.num_args))
+        args = (ctypes.c_void_p * len(values))(
+            *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
+        err = ctypes.create_string_buffer(4096)
+        if self.lib.attnCPUKernelCall(self.handle, args, len(values), err, len(err)):
+            raise RuntimeError(err.value.decode(errors="replace"))
+
+    def __del__(self):
+        if getattr(self, "handle", None):
+            self.lib.attnCPUKernelDestroy(self.handle)
+            self.handle = None
+
+
+def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale=None,
+              softcap=None, lse=False):
+    """softmax(scale * Q K^T [masked]) V per (batch, query head); with
+    `lse=True` also the log-sum-exp per row ([B, H, Nq] f32)."""
+    arrays = [np.asarray(x) for x in (q, k, v)]
+    q, k, v = arrays
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.dtype != np.float16:
+            raise ValueError("attn.cpu: %s must be float16, got %s" % (name, a.dtype))
+        if a.ndim != 4:
+            raise ValueError("attn.cpu: %s must be [B, H, N, D], got shape %s" % (name, a.shape))
+    q, k, v = (np.ascontiguousarray(a) for a in (q, k, v))
+    b, hq, nq, d = q.shape
+    if k.shape[0] != b or v.shape[0] != b:
+        raise ValueError("attn.cpu: batch sizes differ: %s, %s, %s" % (q.shape, k.shape, v.shape))
+    if k.shape[3] != d:
+        raise ValueError("attn.cpu: k's head dim %d differs from q's %d" % (k.shape[3], d))
+    if k.shape[1] != v.shape[1] or k.shape[2] != v.shape[2]:
+        raise ValueError("attn.cpu: k and v differ in heads or length: %s, %s" % (k.shape, v.shape))
+    hkv = k.shape[1]
+    if hkv == 0 or hq % hkv:
+        raise ValueError("attn.cpu: q's %d heads are not a multiple of k/v's %d" % (hq, hkv))
+    spec = Spec(dtype="f16", head_dim=d, value_head_dim=v.shape[3], causal=causal,
+                alignment=alignment, window=window, scale=scale, softcap=softcap,
+                lse=lse, name="attention")
+    kernel = _kernels.get(spec)
+    if kernel is None:
+        kernel = _kernels[spec] = _Kernel(spec)
+    o = np.full((b, hq, nq, v.shape[3]), np.nan, dtype=np.float16)
+    outs = [o]
+    if lse:
+        outs.append(np.full((b, hq, nq), np.nan, dtype=np.float32))
+    kernel([q, k, v] + outs)
+    return (o, outs[1]) if lse else o
