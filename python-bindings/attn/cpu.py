@@ -9,7 +9,8 @@ from Python.
     o, lse = attn.cpu.attention(q, q, q, lse=True)
 
 Arrays are [B, H, N, D] (K and V may have fewer heads, a divisor of Q's:
-grouped-query attention), f16 only (numpy has no bf16). The compiled
+grouped-query attention), f16 or f32 (numpy has no bf16; f32 is exact
+enough to check masks and alignments, as the CPU integration tests do). The compiled
 function takes identity-layout memrefs (its code derives addresses from the
 sizes, not from the descriptor's strides), so a non-contiguous array is
 copied to a contiguous one first. Shapes are checked here, with a ValueError: the compiled code's own
@@ -75,9 +76,11 @@ def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale
     `lse=True` also the log-sum-exp per row ([B, H, Nq] f32)."""
     arrays = [np.asarray(x) for x in (q, k, v)]
     q, k, v = arrays
+    dtypes = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
     for name, a in (("q", q), ("k", k), ("v", v)):
-        if a.dtype != np.float16:
-            raise ValueError("attn.cpu: %s must be float16, got %s" % (name, a.dtype))
+        if a.dtype not in dtypes or a.dtype != q.dtype:
+            raise ValueError("attn.cpu: q, k and v must all be float16 or all "
+                             "float32, got %s for %s" % (a.dtype, name))
         if a.ndim != 4:
             raise ValueError("attn.cpu: %s must be [B, H, N, D], got shape %s" % (name, a.shape))
     q, k, v = (np.ascontiguousarray(a) for a in (q, k, v))
@@ -91,13 +94,13 @@ def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale
     hkv = k.shape[1]
     if hkv == 0 or hq % hkv:
         raise ValueError("attn.cpu: q's %d heads are not a multiple of k/v's %d" % (hq, hkv))
-    spec = Spec(dtype="f16", head_dim=d, value_head_dim=v.shape[3], causal=causal,
+    spec = Spec(dtype=dtypes[q.dtype], head_dim=d, value_head_dim=v.shape[3], causal=causal,
                 alignment=alignment, window=window, scale=scale, softcap=softcap,
                 lse=lse, name="attention")
     kernel = _kernels.get(spec)
     if kernel is None:
         kernel = _kernels[spec] = _Kernel(spec)
-    o = np.full((b, hq, nq, v.shape[3]), np.nan, dtype=np.float16)
+    o = np.full((b, hq, nq, v.shape[3]), np.nan, dtype=q.dtype)
     outs = [o]
     if lse:
         outs.append(np.full((b, hq, nq), np.nan, dtype=np.float32))

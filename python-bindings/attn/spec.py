@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
-_DTYPES = ("f16", "bf16")
+# f32 is the CPU lowering's (the GPU kernels refuse f32 dots).
+_DTYPES = ("f16", "bf16", "f32")
 
 
 class SpecError(ValueError):

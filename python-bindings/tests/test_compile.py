@@ -24,7 +24,7 @@ def test_spec_module_text():
 
 
 @pytest.mark.parametrize("bad, why", [
-    (dict(dtype="f32"), "dtype"),
+    (dict(dtype="f64"), "dtype"),
     (dict(head_dim=0), "head_dim"),
     (dict(causal=True, window=(4, 0)), "exclude"),
     (dict(window=(-1, 0)), "window"),

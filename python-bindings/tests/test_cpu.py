@@ -103,6 +103,24 @@ def test_shape_errors(shapes, why):
 
 
 def test_dtype_error():
-    x = np.zeros((1, 1, 4, 64), np.float32)
-    with pytest.raises(ValueError, match="float16"):
+    x = np.zeros((1, 1, 4, 64), np.float64)
+    with pytest.raises(ValueError, match="float16 or all"):
         attn.cpu.attention(x, x, x)
+    with pytest.raises(ValueError, match="float16 or all"):
+        attn.cpu.attention(x.astype(np.float16), x.astype(np.float32), x)
+
+
+@pytest.mark.parametrize("b,hq,hkv,nq,nk,d,dv,mask", CASES)
+def test_f32_tight(b, hq, hkv, nq, nk, d, dv, mask):
+    # f32: tight enough (1e-5) that one key wrongly masked or kept fails.
+    rng = np.random.default_rng(nq + nk)
+    q = rng.standard_normal((b, hq, nq, d)).astype(np.float32)
+    k = rng.standard_normal((b, hkv, nk, d)).astype(np.float32)
+    v = rng.standard_normal((b, hkv, nk, dv)).astype(np.float32)
+    o, lse = attn.cpu.attention(q, k, v, lse=True, **mask)
+    ref_o, ref_lse = reference(q, k, v, **mask)
+    assert o.dtype == np.float32
+    assert np.abs(o - ref_o).max() / max(np.abs(ref_o).max(), 1e-6) < 1e-5
+    finite = np.isfinite(ref_lse)
+    assert np.array_equal(np.isfinite(lse), finite)
+    assert np.abs(lse[finite] - ref_lse[finite]).max() < 1e-5
