@@ -50,6 +50,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "attn kernel compiler\n");
   std::unique_ptr<MLIRContext> ctx = attn::createContext();
+  // Diagnostics point into the user's source; the generic dump of the
+  // failing op (often a whole lowered kernel) would bury them.
+  ctx->printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, ctx.get());
   OwningOpRef<ModuleOp> module =

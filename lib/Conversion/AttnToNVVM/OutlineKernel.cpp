@@ -544,8 +544,11 @@ LogicalResult nvgpu::outlineKernels(ModuleOp module, gpu::GPUModuleOp gpuModule,
   module.walk([&](ProgramOp program) {
     auto func = dyn_cast<func::FuncOp>(program->getParentOp());
     if (!func) {
-      program.emitOpError() << "must be directly in a func.func to become a "
-                               "kernel";
+      program.emitError()
+          << "the GPU pipeline makes a kernel of an attention at the top "
+             "level of a func.func body; this one is inside '"
+          << program->getParentOp()->getName()
+          << "' (move it into a function of its own and call that)";
       failedAny = true;
       return;
     }

@@ -111,3 +111,4 @@ func.func @slice(%q: !q, %k: !q, %v: !q, %o: !q) {
   }
   return
 }
+
