@@ -60,6 +60,9 @@ config.substitutions.append(("%attn_runtime_dir", config.attn_runtime_dir))
 # The tuning databases the build makes from data/tuning/.
 config.substitutions.append(
     ("%attn_tuning_dir", os.path.join(config.attn_obj_root, "share", "attn")))
+# The source tree (scripts under bench/ and utils/).
+config.substitutions.append(
+    ("%attn_src_root", os.path.dirname(config.test_source_root)))
 # The Python package the build copies into the build tree.
 config.substitutions.append(
     ("%attn_python_dir", os.path.join(config.attn_obj_root, "python-bindings")))
