@@ -166,6 +166,27 @@ bool Validator::checkAccess(int role, const attn_tensor &t, int64_t elemSize,
 
 bool Validator::run(const attn_tensor *const t[5], attn_launch_plan &plan) {
   std::memset(&plan, 0, sizeof plan);
+  // A description the caller built (the parser bounds these): nothing
+  // below may divide by a block size or launch a shape no kernel has.
+  if (d.block_m < 1 || d.block_m > 1024)
+    return fail("the kernel description's block_m is " +
+                std::to_string(d.block_m) + "; it must be in [1, 1024]");
+  if (d.threads < 1 || d.threads > 1024)
+    return fail("the kernel description's threads is " +
+                std::to_string(d.threads) + "; it must be in [1, 1024]");
+  if (d.shared_bytes < 0)
+    return fail("the kernel description's shared_bytes is negative (" +
+                std::to_string(d.shared_bytes) + ")");
+  int elementType; // read as an int: the caller may have stored any value
+  std::memcpy(&elementType, &d.element_type, sizeof elementType);
+  if (elementType != ATTN_F16 && elementType != ATTN_BF16 &&
+      elementType != ATTN_F32)
+    return fail("the kernel description's element type is unknown (" +
+                std::to_string(elementType) + ")");
+  if (d.head_dim < 1 || d.value_head_dim < 1)
+    return fail("the kernel description's head_dim / value_head_dim (" +
+                std::to_string(d.head_dim) + ", " +
+                std::to_string(d.value_head_dim) + ") must be positive");
   for (int r = 0; r < 4; ++r)
     if (!t[r])
       return fail(std::string(kRoleName[r]) + " is NULL");

@@ -746,6 +746,34 @@ void testValidation() {
     expectInvalid(d, l, "huge B * Hq does not overflow", {"65535"});
   }
 
+  // A description built by the caller (not by the parser) that no kernel
+  // could have: refused with a message, never a division by zero.
+  {
+    Launch l = goodLaunch();
+    struct Bad {
+      const char *what;
+      std::function<void(attn_kernel_desc &)> edit;
+      const char *needle;
+    } bad[] = {
+        {"block_m = 0", [](attn_kernel_desc &x) { x.block_m = 0; }, "block_m"},
+        {"block_m < 0", [](attn_kernel_desc &x) { x.block_m = -64; }, "block_m"},
+        {"threads = 0", [](attn_kernel_desc &x) { x.threads = 0; }, "threads"},
+        {"threads > 1024", [](attn_kernel_desc &x) { x.threads = 4096; }, "threads"},
+        {"negative shared_bytes", [](attn_kernel_desc &x) { x.shared_bytes = -1; },
+         "shared_bytes"},
+        {"unknown element type",
+         [](attn_kernel_desc &x) { int v = 7; std::memcpy(&x.element_type, &v, sizeof v); },
+         "element type"},
+        {"head_dim = 0", [](attn_kernel_desc &x) { x.head_dim = 0; }, "head_dim"},
+    };
+    for (const Bad &b : bad) {
+      attn_kernel_desc x = d;
+      b.edit(x);
+      expectInvalid(x, l, std::string("caller-built description: ") + b.what,
+                    {b.needle});
+    }
+  }
+
   // NULL arguments.
   {
     Launch l = goodLaunch();
