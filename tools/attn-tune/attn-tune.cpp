@@ -1,6 +1,6 @@
 //===- attn-tune.cpp - candidates for tuning, pruned on this machine ------===//
 //
-// attn-tune in.mlir --chip=sm_90a [--n=4096] [--top=16] [--emit=DIR]
+// attn-tune in.mlir --chip=sm_90a [--n=512,4096,...] [--top=16] [--emit=DIR]
 //
 // The static half of tuning (no GPU needed): enumerates the legal
 // configurations of the search space for the chip (attn/Tuning), compiles
@@ -8,12 +8,13 @@
 // candidate), assembles it with `ptxas -v`, rejects what fails to compile
 // or spills or uses local memory (and, for sm_90a, kernels where ptxas
 // ignored setmaxnreg), ranks the rest with the analytic cost model for
-// sequences of --n rows, and prints a JSON report of every candidate:
-// accepted ones with their resources and cost, rejected ones with the
-// reason. --emit writes the artifacts of the best --top candidates, each
-// kernel renamed `<function>__c<candidate index>`, for the device harness
-// to measure
-// (bench/device/run.py). Errors print with a location and exit non-zero.
+// each --n (sequence length), and prints a JSON report: the tuning
+// database's key, the heuristic's configuration, every candidate with its
+// configuration strings, resources and cost per --n, or the reason it was
+// rejected. --emit writes the union of each length's best --top candidates
+// (kernels renamed `<function>__c<candidate index>`) and the heuristic's
+// kernel (`<function>__default`), for bench/device/tune_measure.py. Errors
+// print with a location and exit non-zero.
 //
 //===----------------------------------------------------------------------===//
 
