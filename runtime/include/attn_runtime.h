@@ -32,6 +32,12 @@
  * pass tensors by role (attn_arg); the launch checks are in
  * attn_validate_args. The kernel handles Nk = k.size2 = 0 itself (O = 0,
  * LSE = -inf, K and V never read).
+ *
+ * Kernel ABI (format_version 3): the parameters of format_version 2, then
+ * one 128-byte CUtensorMap per entry of the metadata's `tensor_maps`, by
+ * value (.param .align 64 .b8 [128], grid-constant), for the kernel's TMA
+ * copies (cp.async.bulk.tensor) of that buffer. The runtime encodes them at
+ * each launch (cuTensorMapEncodeTiled) from the tensor it is given.
  *===----------------------------------------------------------------------===*/
 
 #ifndef ATTN_RUNTIME_H
@@ -116,8 +122,10 @@ ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
  *   ""), device (GPU name), device_arch (e.g. "sm_90"), format_version,
  *   buffers (the kernel's arguments, e.g. "q:f16[?,?,?,128] k+v:f16[...]
  *   o:f16[?,?,?,128](write)": roles, element type, static shape with ? for
- *   dynamic extents, "(write)" for outputs).
- * format_version 2: dtype is q's element type, head_dim / value_head_dim
+ *   dynamic extents, "(write)" for outputs), tensor_maps (format_version 3:
+ *   "k:box[64,128,1,1]:swizzle128 ..." per tensor map its buffer, box
+ *   (innermost first) and swizzle in bytes; "" for a kernel without).
+ * format_version 2 and 3: dtype is q's element type, head_dim / value_head_dim
  * q's / v's static dim 3 ("?" when dynamic), has_lse whether a buffer has
  * role lse; mask, alignment, window_left, window_right and scale_log2e are
  * "?" when the document has no "mask" / "scale_log2e" (they are optional,
@@ -162,6 +170,7 @@ typedef enum {
 #define ATTN_MAX_BUFFERS 16
 #define ATTN_MAX_SIZE_PAIRS 64 /* entries of each of equal_sizes, divisible_sizes, broadcast_sizes */
 #define ATTN_BUFFER_NAME_LEN 48 /* all nine roles joined by "+" fit */
+#define ATTN_MAX_TENSOR_MAPS 8 /* entries of tensor_maps (format_version 3) */
 
 /* One kernel argument of format_version 2. */
 typedef struct {
@@ -183,6 +192,16 @@ typedef struct {
   int32_t dim;
 } attn_size_ref;
 
+/* One entry of format_version 3's tensor_maps: the kernel reads
+ * buffers[buffer] with TMA copies of box[0..rank) elements, innermost
+ * dimension first (box[0] is the contiguous one), into shared memory
+ * swizzled in spans of `swizzle` bytes (0: none, 32, 64 or 128). */
+typedef struct {
+  int32_t buffer;              /* a read-only buffer of rank >= 2 */
+  int32_t swizzle;             /* bytes: 0, 32, 64 or 128 */
+  int32_t box[ATTN_MAX_RANK];  /* each in [1, 256]; 0 past the rank */
+} attn_tensor_map_desc;
+
 /* equal_sizes: first == second. divisible_sizes: first (the divisor) > 0
  * and second % first == 0. broadcast_sizes: first == 1 or first == second
  * (a dimension that broadcasts, such as a bias's batch). */
@@ -197,10 +216,11 @@ typedef struct {
  * their old offsets; the format_version 2 fields were appended after them,
  * so the struct grew (attn_struct_size("attn_kernel_desc") gives its size:
  * a ctypes mirror must be updated before it lets the runtime write one).
- * For a format_version 2 document the version-1 fields hold: head_dim /
- * value_head_dim q's / v's static dim 3 (0 when dynamic), element_type q's,
- * has_lse whether a buffer has role lse, scale_log2e 0 when absent, the
- * mask fields as in version 1 when "mask" is present (has_mask_info). */
+ * For a format_version 2 or 3 document the version-1 fields hold:
+ * head_dim / value_head_dim q's / v's static dim 3 (0 when dynamic),
+ * element_type q's, has_lse whether a buffer has role lse, scale_log2e 0
+ * when absent, the mask fields as in version 1 when "mask" is present
+ * (has_mask_info). */
 typedef struct {
   int32_t format_version;
   char name[128];
@@ -231,6 +251,9 @@ typedef struct {
   /* Appended after the arrays above (their offsets are unchanged). */
   int32_t num_broadcast_sizes;
   attn_size_pair broadcast_sizes[ATTN_MAX_SIZE_PAIRS];
+  /* --- format_version 3, appended (0 for versions 1 and 2). --- */
+  int32_t num_tensor_maps;
+  attn_tensor_map_desc tensor_maps[ATTN_MAX_TENSOR_MAPS];
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the
@@ -279,10 +302,49 @@ ATTN_RT_API int attn_validate_launch(const attn_kernel_desc *desc,
  * ATTN_MAX_RANK sizes and strides. */
 #define ATTN_MAX_PARAM_WORDS (ATTN_MAX_BUFFERS * (1 + 2 * ATTN_MAX_RANK))
 
+/* The values of cuda.h's enums that attn_tensor_map_args holds
+ * (CUtensorMapDataType, ...; runtime.cpp checks them against cuda.h when it
+ * is compiled), so that a plan can be read without CUDA. */
+#define ATTN_TMA_DATA_TYPE_FLOAT16 6  /* f16 */
+#define ATTN_TMA_DATA_TYPE_FLOAT32 7  /* f32 */
+#define ATTN_TMA_DATA_TYPE_BFLOAT16 9 /* bf16 */
+#define ATTN_TMA_INTERLEAVE_NONE 0
+#define ATTN_TMA_SWIZZLE_NONE 0
+#define ATTN_TMA_SWIZZLE_32B 1
+#define ATTN_TMA_SWIZZLE_64B 2
+#define ATTN_TMA_SWIZZLE_128B 3
+#define ATTN_TMA_L2_PROMOTION_L2_256B 3
+#define ATTN_TMA_FLOAT_OOB_FILL_NONE 0 /* out-of-bounds elements read as 0 */
+
+/* The arguments of the cuTensorMapEncodeTiled call that makes one tensor
+ * map of a launch (format_version 3), for a tensor of rank r: dims
+ * innermost first, so global_dim = (size[r-1], ..., size[0]) and
+ * global_strides (bytes, r - 1 of them) = (stride[r-2], ..., stride[0]) *
+ * element size (0 for a dim of extent 1, whose stride is never used). A
+ * tensor without elements is never read (format_version 2's rule) and TMA
+ * cannot describe an extent of 0: then encode is 0 and the kernel gets 128
+ * zero bytes instead of a map. */
+typedef struct {
+  uint64_t global_address;
+  uint64_t global_dim[ATTN_MAX_RANK];          /* 0 past the rank */
+  uint64_t global_strides[ATTN_MAX_RANK - 1];  /* bytes; 0 past rank - 1 */
+  int32_t buffer;       /* the kernel's buffers[buffer] */
+  uint32_t encode;      /* 1: call cuTensorMapEncodeTiled; 0: zero bytes */
+  uint32_t data_type;   /* ATTN_TMA_DATA_TYPE_* */
+  uint32_t rank;
+  uint32_t box_dim[ATTN_MAX_RANK];
+  uint32_t element_strides[ATTN_MAX_RANK]; /* 1 within the rank */
+  uint32_t interleave;   /* ATTN_TMA_INTERLEAVE_NONE */
+  uint32_t swizzle;      /* ATTN_TMA_SWIZZLE_* */
+  uint32_t l2_promotion; /* ATTN_TMA_L2_PROMOTION_L2_256B */
+  uint32_t oob_fill;     /* ATTN_TMA_FLOAT_OOB_FILL_NONE */
+} attn_tensor_map_args;
+
 /* What attn_validate_args would launch. words[0..num_words) are the kernel
  * parameters in order, each 8 bytes: device pointers as uint64, sizes and
  * strides as int64 (stored as uint64; cast back). format_version 1: the 24
- * parameters of its ABI (5 pointers, 19 int64). */
+ * parameters of its ABI (5 pointers, 19 int64). format_version 3: the
+ * tensor maps follow the words as parameters, in tensor_maps order. */
 typedef struct {
   attn_plan_action action;
   uint32_t grid[3];
@@ -290,6 +352,9 @@ typedef struct {
   uint32_t shared_bytes;
   uint32_t num_words;
   uint64_t words[ATTN_MAX_PARAM_WORDS];
+  /* --- format_version 3, appended (0 for versions 1 and 2). --- */
+  uint32_t num_tensor_maps;
+  attn_tensor_map_args tensor_maps[ATTN_MAX_TENSOR_MAPS];
 } attn_launch_plan_v2;
 
 /* Checks tensors given by role against the kernel description (no device
@@ -312,8 +377,13 @@ typedef struct {
  *  - equal_sizes and divisible_sizes hold; q.size0 * q.size1 <= 65535
  *    (grid y; grid x <= 2^31 - 1 follows from the extent limit).
  * Grid x or y of 0 (Nq == 0, B * Hq == 0): action NOTHING. format_version
- * 1 descriptions: the roles q, k, v, o, lse and attn_validate_launch's
- * rules; words are its 24 parameters. */
+ * 3, for each tensor map whose tensor has elements (before the generic
+ * checks of that buffer, so that the message names TMA): a data pointer
+ * 16-byte aligned and byte strides of dims of extent > 1 multiples of 16
+ * and below 2^40 (what TMA can describe; a stride 0 is fine). A dim of
+ * extent 1 gets byte stride 0 in the map (its stride is never used).
+ * format_version 1 descriptions: the roles q, k, v, o, lse and
+ * attn_validate_launch's rules; words are its 24 parameters. */
 ATTN_RT_API int attn_validate_args(const attn_kernel_desc *desc,
                                    const attn_arg *args, size_t num_args,
                                    attn_launch_plan_v2 *plan, char *err,
@@ -325,9 +395,10 @@ ATTN_RT_API int attn_desc_info(const attn_kernel_desc *desc, const char *key,
                                char *out, size_t out_len);
 
 /* sizeof the named struct of this header ("attn_tensor", "attn_arg",
- * "attn_kernel_desc", "attn_buffer_desc", "attn_launch_plan",
- * "attn_launch_plan_v2"), or 0 for another name: lets a ctypes mirror check
- * its layout against the library it loaded. */
+ * "attn_kernel_desc", "attn_buffer_desc", "attn_tensor_map_desc",
+ * "attn_launch_plan", "attn_launch_plan_v2", "attn_tensor_map_args"), or 0
+ * for another name: lets a ctypes mirror check its layout against the
+ * library it loaded. */
 ATTN_RT_API size_t attn_struct_size(const char *type_name);
 
 /* The description a loaded kernel was made from. */

@@ -450,13 +450,15 @@ size_t attn_struct_size(const char *type_name) {
   if (!type_name)
     return 0;
   std::string n = type_name;
-  return n == "attn_tensor"           ? sizeof(attn_tensor)
-         : n == "attn_arg"            ? sizeof(attn_arg)
-         : n == "attn_kernel_desc"    ? sizeof(attn_kernel_desc)
-         : n == "attn_buffer_desc"    ? sizeof(attn_buffer_desc)
-         : n == "attn_launch_plan"    ? sizeof(attn_launch_plan)
-         : n == "attn_launch_plan_v2" ? sizeof(attn_launch_plan_v2)
-                                      : 0;
+  return n == "attn_tensor"            ? sizeof(attn_tensor)
+         : n == "attn_arg"             ? sizeof(attn_arg)
+         : n == "attn_kernel_desc"     ? sizeof(attn_kernel_desc)
+         : n == "attn_buffer_desc"     ? sizeof(attn_buffer_desc)
+         : n == "attn_tensor_map_desc" ? sizeof(attn_tensor_map_desc)
+         : n == "attn_launch_plan"     ? sizeof(attn_launch_plan)
+         : n == "attn_launch_plan_v2"  ? sizeof(attn_launch_plan_v2)
+         : n == "attn_tensor_map_args" ? sizeof(attn_tensor_map_args)
+                                       : 0;
 }
 
 } // extern "C"

@@ -30,7 +30,7 @@ std::string buffersText(const attn_kernel_desc &d) {
                  bool writes) {
     s += (s.empty() ? "" : " ") + name + ":" + type + (writes ? "(write)" : "");
   };
-  if (d.format_version == 2) {
+  if (d.format_version >= 2) {
     for (int32_t i = 0; i < d.num_buffers; ++i) {
       const attn_buffer_desc &b = d.buffers[i];
       add(b.name, bufferType(b.element_type, b.static_shape, b.rank),
@@ -47,6 +47,21 @@ std::string buffersText(const attn_kernel_desc &d) {
   add("o", bufferType(d.element_type, vo, 4), true);
   if (d.has_lse)
     add("lse", bufferType(ATTN_F32, vo, 3), true);
+  return s;
+}
+
+/// "k:box[64,128,1,1]:swizzle128 ...": per tensor map its buffer, box
+/// (innermost first) and swizzle bytes; "" when the kernel has none.
+std::string tensorMapsText(const attn_kernel_desc &d) {
+  std::string s;
+  for (int32_t i = 0; i < d.num_tensor_maps; ++i) {
+    const attn_tensor_map_desc &m = d.tensor_maps[i];
+    const attn_buffer_desc &b = d.buffers[m.buffer];
+    s += (i ? " " : "") + std::string(b.name) + ":box[";
+    for (int32_t j = 0; j < b.rank; ++j)
+      s += (j ? "," : "") + num(m.box[j]);
+    s += "]:swizzle" + num(m.swizzle);
+  }
   return s;
 }
 
@@ -107,6 +122,8 @@ bool descInfo(const attn_kernel_desc &d, const std::string &key,
     value = d.has_lse ? "1" : "0";
   else if (key == "buffers")
     value = buffersText(d);
+  else if (key == "tensor_maps")
+    value = tensorMapsText(d);
   else if (key == "scale_log2e") {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", d.scale_log2e);

@@ -127,6 +127,11 @@ private:
                      bool optional = false);
   bool readSizeRef(const Json &v, const std::string &path,
                    const attn_kernel_desc &d, attn_size_ref &ref);
+  bool readTensorMaps(attn_kernel_desc &d);
+  bool readTensorMap(const Json &v, const std::string &path,
+                     const attn_kernel_desc &d, attn_tensor_map_desc &m);
+  bool readBox(const Json &v, const std::string &path,
+               const attn_buffer_desc &b, attn_tensor_map_desc &m);
   bool checkParamsV2(const attn_kernel_desc &d);
   void deriveV1Fields(attn_kernel_desc &d);
   bool readElementType(const Json &v, const std::string &path,
@@ -344,7 +349,7 @@ bool DescReader::readV1(attn_kernel_desc &d) {
 }
 
 //===----------------------------------------------------------------------===//
-// format_version 2
+// format_version 2 (and 3: the same, plus tensor_maps)
 //===----------------------------------------------------------------------===//
 
 bool DescReader::readRoles(const Json &v, const std::string &path,
@@ -560,8 +565,117 @@ bool DescReader::readSizePairs(const char *key, const attn_kernel_desc &d,
   return true;
 }
 
+/// The box of a tensor map: one extent per dim of its buffer, innermost
+/// first, that a TMA copy can move (each in [1, 256]; the innermost a whole
+/// number of 16-byte units and, when swizzled, within the swizzle span).
+bool DescReader::readBox(const Json &v, const std::string &path,
+                         const attn_buffer_desc &b, attn_tensor_map_desc &m) {
+  if (!v.is_array())
+    return wrongType(v, path, "an array of integers");
+  if (v.size() != (size_t)b.rank)
+    return failAt(path, std::to_string(v.size()) + " entries for buffer " +
+                            b.name + " of rank " + std::to_string(b.rank) +
+                            " (one per dim, innermost first)");
+  for (int32_t i = 0; i < b.rank; ++i) {
+    int64_t extent;
+    if (!toInt(v[i], JsonDocument::childPath(path, (size_t)i), 1, 256,
+               extent))
+      return false;
+    m.box[i] = (int32_t)extent;
+  }
+  int64_t innerBytes = m.box[0] * (int64_t)attn_dtype_size(b.element_type);
+  std::string inner = std::to_string(m.box[0]) + " elements of " +
+                      attn_dtype_name(b.element_type) + " are " +
+                      std::to_string(innerBytes) + " bytes";
+  if (innerBytes % 16 != 0)
+    return failAt(JsonDocument::childPath(path, 0),
+                  inner + ", not a multiple of 16 (TMA copies 16-byte "
+                          "units)");
+  if (m.swizzle != 0 && innerBytes > m.swizzle)
+    return failAt(JsonDocument::childPath(path, 0),
+                  inner + ", more than the swizzle span of " +
+                      std::to_string(m.swizzle) + " bytes");
+  return true;
+}
+
+/// {"buffer": index, "box": [...], "swizzle": bytes}: a read-only buffer of
+/// rank >= 2 (every element type a buffer can have has a TMA data type).
+bool DescReader::readTensorMap(const Json &v, const std::string &path,
+                               const attn_kernel_desc &d,
+                               attn_tensor_map_desc &m) {
+  if (!v.is_object())
+    return wrongType(v, path, "an object");
+  // As for buffers: an unknown key could be a requirement left unchecked.
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (it.key() != "buffer" && it.key() != "box" && it.key() != "swizzle")
+      return failAt(JsonDocument::childPath(path, it.key()),
+                    "unknown tensor map key (a tensor map has buffer, box "
+                    "and swizzle)");
+  int64_t buffer, swizzle;
+  if (!getInt(v, path, "buffer", 0, d.num_buffers - 1, buffer) ||
+      !getInt(v, path, "swizzle", INT64_MIN, INT64_MAX, swizzle))
+    return false;
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return failAt(JsonDocument::childPath(path, "swizzle"),
+                  "unknown swizzle " + std::to_string(swizzle) +
+                      " (expected 0, 32, 64 or 128 bytes)");
+  m.buffer = (int32_t)buffer;
+  m.swizzle = (int32_t)swizzle;
+  const attn_buffer_desc &b = d.buffers[buffer];
+  std::string bufferPath = JsonDocument::childPath(path, "buffer");
+  std::string which =
+      "buffers[" + std::to_string(buffer) + "] (" + b.name + ")";
+  if (b.writes)
+    return failAt(bufferPath, which + " is written (access \"write\"); a "
+                                      "tensor map is for a buffer the "
+                                      "kernel only reads");
+  if (b.rank < 2)
+    return failAt(bufferPath, which + " has rank " + std::to_string(b.rank) +
+                                  "; a tensor map needs rank 2 or more");
+  const Json *box = get(v, path, "box");
+  return box && readBox(*box, JsonDocument::childPath(path, "box"), b, m);
+}
+
+/// format_version 3's "tensor_maps" (required there, refused before).
+bool DescReader::readTensorMaps(attn_kernel_desc &d) {
+  if (d.format_version < 3) {
+    if (doc.root().contains("tensor_maps"))
+      return failAt("tensor_maps", "needs format_version 3 (a format_version " +
+                                       std::to_string(d.format_version) +
+                                       " kernel takes no tensor maps)");
+    return true;
+  }
+  const Json *v = get(doc.root(), "", "tensor_maps");
+  if (!v)
+    return false;
+  if (!v->is_array())
+    return wrongType(*v, "tensor_maps", "an array of objects");
+  if (v->size() > ATTN_MAX_TENSOR_MAPS)
+    return failAt("tensor_maps",
+                  std::to_string(v->size()) +
+                      " tensor maps, more than this runtime holds (" +
+                      std::to_string(ATTN_MAX_TENSOR_MAPS) + ")");
+  for (size_t i = 0; i < v->size(); ++i) {
+    std::string path = JsonDocument::childPath("tensor_maps", i);
+    attn_tensor_map_desc &m = d.tensor_maps[i];
+    if (!readTensorMap((*v)[i], path, d, m))
+      return false;
+    // Its parameter is named after its buffer: one map per buffer.
+    for (size_t j = 0; j < i; ++j)
+      if (d.tensor_maps[j].buffer == m.buffer)
+        return failAt(JsonDocument::childPath(path, "buffer"),
+                      std::string("buffer ") + d.buffers[m.buffer].name +
+                          " has a tensor map already (tensor_maps[" +
+                          std::to_string(j) +
+                          "]); params name a map by its buffer");
+  }
+  d.num_tensor_maps = (int32_t)v->size();
+  return true;
+}
+
 /// "params" must be exactly what the buffers imply: per buffer its name,
-/// then "<name>.size<d>" and "<name>.stride<d>" for each dim.
+/// then "<name>.size<d>" and "<name>.stride<d>" for each dim; then
+/// "<name>.tensor_map" for each tensor map.
 bool DescReader::checkParamsV2(const attn_kernel_desc &d) {
   std::vector<std::string> want;
   for (int32_t i = 0; i < d.num_buffers; ++i) {
@@ -571,13 +685,23 @@ bool DescReader::checkParamsV2(const attn_kernel_desc &d) {
       for (int32_t dim = 0; dim < b.rank; ++dim)
         want.push_back(b.name + std::string(what) + std::to_string(dim));
   }
+  for (int32_t i = 0; i < d.num_tensor_maps; ++i)
+    want.push_back(d.buffers[d.tensor_maps[i].buffer].name +
+                   std::string(".tensor_map"));
   const Json *v = get(doc.root(), "", "params");
   if (!v)
     return false;
   if (!v->is_array())
     return wrongType(*v, "params", "an array of strings");
-  const char *rule = " (each buffer's name, then its sizes, then its "
-                     "strides, in buffer order)";
+  const bool maps = d.num_tensor_maps > 0;
+  const char *owners = maps ? " the buffers and tensor maps have"
+                            : " the buffers have";
+  const char *rule = maps ? " (each buffer's name, then its sizes, then its "
+                            "strides, in buffer order; then "
+                            "<buffer>.tensor_map for each tensor map, in "
+                            "tensor_maps order)"
+                          : " (each buffer's name, then its sizes, then its "
+                            "strides, in buffer order)";
   for (size_t i = 0; i < v->size(); ++i) {
     std::string path = JsonDocument::childPath("params", i);
     if (!(*v)[i].is_string())
@@ -585,17 +709,16 @@ bool DescReader::checkParamsV2(const attn_kernel_desc &d) {
     const std::string &got = (*v)[i].get_ref<const std::string &>();
     if (i >= want.size())
       return failAt(path, "\"" + got + "\" is past the " +
-                              std::to_string(want.size()) +
-                              " parameters the buffers have" + rule);
+                              std::to_string(want.size()) + " parameters" +
+                              owners + rule);
     if (got != want[i])
       return failAt(path, "\"" + got + "\", expected \"" + want[i] + "\"" +
                               rule);
   }
   if (v->size() < want.size())
-    return failAt("params", std::to_string(v->size()) +
-                                " entries, the buffers have " +
-                                std::to_string(want.size()) + " parameters" +
-                                rule);
+    return failAt("params", std::to_string(v->size()) + " entries," +
+                                owners + " " + std::to_string(want.size()) +
+                                " parameters" + rule);
   return true;
 }
 
@@ -626,7 +749,7 @@ bool DescReader::readV2(attn_kernel_desc &d) {
       !readSizePairs("broadcast_sizes", d, d.broadcast_sizes,
                      d.num_broadcast_sizes, /*optional=*/true) ||
       !checkStringArray("grid", kExpectedGridV2, 3, /*ignoreSpaces=*/true) ||
-      !checkParamsV2(d))
+      !readTensorMaps(d) || !checkParamsV2(d))
     return false;
   for (int32_t i = 0; i < d.num_buffers; ++i)
     for (int32_t j = 0; j < d.buffers[i].num_roles; ++j)
@@ -661,9 +784,9 @@ bool DescReader::read(attn_kernel_desc &d) {
   int64_t version;
   if (!getInt(root, "", "format_version", INT64_MIN, INT64_MAX, version))
     return false;
-  if (version != 1 && version != 2)
+  if (version < 1 || version > 3)
     return fail("unsupported format_version " + std::to_string(version) +
-                " (this runtime reads versions 1 and 2)");
+                " (this runtime reads versions 1, 2 and 3)");
   d.format_version = (int32_t)version;
   if (version == 1) {
     d.has_mask_info = d.has_scale = 1;

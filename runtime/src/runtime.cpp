@@ -1,6 +1,7 @@
 //===- runtime.cpp - load and launch attn kernels (CUDA driver API) -----===//
 
 #include "attn_runtime.h"
+#include "contract.h"
 #include "core.h"
 
 #include <cuda.h>
@@ -202,19 +203,11 @@ bool tryLoadCubin(attn_kernel &k) {
   return true;
 }
 
-/// The launch contract the compiler embeds in the module (a constant
-/// global `attn_contract_<entry>` of i64, lib/Conversion/AttnToNVVM/
-/// OutlineKernel.cpp writes it), checked against the metadata: a JSON edited
-/// or mixed up with another kernel's is refused naming the field, instead
-/// of launching a grid or shared-memory size the code was not built for.
+/// Reads the launch contract the compiler embeds in the module
+/// (`attn_contract_<entry>`, contract.h) and compares it with the metadata.
 /// Modules built before the contract existed (and hand-written kernels)
 /// have none: they load with a note.
-bool checkContract(attn_kernel &k, std::string &error) {
-  enum {
-    kMagic, kVersion, kFormat, kBlockM, kBlockN, kWarps, kStages, kThreads,
-    kSharedBytes, kHeadDim, kValueHeadDim, kElementType, kHasLse, kMaskKind,
-    kMaskAlignment, kMaskLeft, kMaskRight, kNumBuffers, kFields
-  };
+bool readContract(attn_kernel &k, std::string &error) {
   std::string symbol = std::string("attn_contract_") + k.desc.entry;
   CUdeviceptr ptr = 0;
   size_t bytes = 0;
@@ -229,7 +222,7 @@ bool checkContract(attn_kernel &k, std::string &error) {
     error = cudaError("cuModuleGetGlobal", r) + " (" + symbol + ")";
     return false;
   }
-  int64_t c[kFields] = {};
+  int64_t c[kContractFields] = {};
   if (bytes != sizeof c) {
     error = "the module's launch contract " + symbol + " has " +
             std::to_string(bytes) + " bytes, this runtime reads " +
@@ -240,53 +233,7 @@ bool checkContract(attn_kernel &k, std::string &error) {
     error = cudaError("cuMemcpyDtoH", r) + " (" + symbol + ")";
     return false;
   }
-  if (c[kMagic] != 0x6e747461 || c[kVersion] != 1) {
-    error = "the module's launch contract " + symbol +
-            " is not one this runtime reads (magic " +
-            std::to_string(c[kMagic]) + ", version " +
-            std::to_string(c[kVersion]) + ")";
-    return false;
-  }
-  const attn_kernel_desc &d = k.desc;
-  int64_t maskKind = d.has_mask_info ? (int64_t)d.mask_kind : c[kMaskKind];
-  int64_t windowLeft = d.mask_kind == ATTN_MASK_WINDOW ? d.mask_left : 0;
-  int64_t windowRight = d.mask_kind == ATTN_MASK_WINDOW ? d.mask_right : 0;
-  struct Field {
-    const char *name;
-    int64_t module, metadata;
-  } fields[] = {
-      {"format_version", c[kFormat], d.format_version},
-      {"block_m", c[kBlockM], d.block_m},
-      {"block_n", c[kBlockN], d.block_n},
-      {"warps", c[kWarps], d.warps},
-      {"stages", c[kStages], d.stages},
-      {"threads", c[kThreads], d.threads},
-      {"shared_bytes", c[kSharedBytes], d.shared_bytes},
-      {"head dim (q's static_shape[3])", c[kHeadDim], d.head_dim},
-      {"value head dim (v's static_shape[3])", c[kValueHeadDim],
-       d.value_head_dim},
-      {"element type (q's element_type; 0 f16, 1 bf16, 2 f32)",
-       c[kElementType], (int64_t)d.element_type},
-      {"LSE output (a buffer with role lse)", c[kHasLse], d.has_lse},
-      {"mask kind (0 none, 1 causal, 2 window)", c[kMaskKind], maskKind},
-      {"mask alignment (0 top_left, 1 bottom_right)",
-       maskKind == ATTN_MASK_NONE ? 0 : c[kMaskAlignment],
-       maskKind == ATTN_MASK_NONE ? 0 : (int64_t)d.mask_alignment},
-      {"window left", c[kMaskLeft], d.has_mask_info ? windowLeft : c[kMaskLeft]},
-      {"window right", c[kMaskRight],
-       d.has_mask_info ? windowRight : c[kMaskRight]},
-      {"number of buffers", c[kNumBuffers],
-       d.format_version >= 2 ? (int64_t)d.num_buffers : c[kNumBuffers]},
-  };
-  for (const Field &f : fields)
-    if (f.module != f.metadata) {
-      error = std::string("the metadata says ") + f.name + " = " +
-              std::to_string(f.metadata) + ", the module's launch contract " +
-              std::to_string(f.module) + ": the JSON does not describe this "
-              "kernel";
-      return false;
-    }
-  return true;
+  return checkContract(k.desc, c, symbol, error);
 }
 
 bool loadOnDevice(attn_kernel &k, std::string &error) {
@@ -372,7 +319,7 @@ bool loadOnDevice(attn_kernel &k, std::string &error) {
     return false;
   }
 
-  if (!checkContract(k, error))
+  if (!readContract(k, error))
     return false;
 
   int maxThreads = 0, staticShared = 0;
@@ -464,12 +411,71 @@ bool fillEmpty(const attn_kernel &k, const attn_tensor &o,
   return true;
 }
 
+// attn_tensor_map_args holds cuda.h's enum values (attn_runtime.h).
+static_assert(
+    ATTN_TMA_DATA_TYPE_FLOAT16 == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 &&
+        ATTN_TMA_DATA_TYPE_FLOAT32 == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 &&
+        ATTN_TMA_DATA_TYPE_BFLOAT16 == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 &&
+        ATTN_TMA_INTERLEAVE_NONE == CU_TENSOR_MAP_INTERLEAVE_NONE &&
+        ATTN_TMA_SWIZZLE_NONE == CU_TENSOR_MAP_SWIZZLE_NONE &&
+        ATTN_TMA_SWIZZLE_32B == CU_TENSOR_MAP_SWIZZLE_32B &&
+        ATTN_TMA_SWIZZLE_64B == CU_TENSOR_MAP_SWIZZLE_64B &&
+        ATTN_TMA_SWIZZLE_128B == CU_TENSOR_MAP_SWIZZLE_128B &&
+        ATTN_TMA_L2_PROMOTION_L2_256B == CU_TENSOR_MAP_L2_PROMOTION_L2_256B &&
+        ATTN_TMA_FLOAT_OOB_FILL_NONE == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+    "the ATTN_TMA_* values are cuda.h's");
+// The kernel declares each map `.param .align 64 .b8 [128]` (nvcc, whose
+// CUtensorMap is aligned to 128, `.align 128`); cuLaunchKernel copies the
+// 128 bytes from the pointer it is given.
+static_assert(sizeof(CUtensorMap) == 128 && alignof(CUtensorMap) >= 64,
+              "a CUtensorMap is the kernel's tensor map parameter");
+
+std::string listText(const uint64_t *v, uint32_t n) {
+  std::string s = "[";
+  for (uint32_t i = 0; i < n; ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+/// Makes the tensor map `a` describes (attn_validate_args checked what TMA
+/// needs of the tensor); zero bytes for a tensor without elements, which
+/// the kernel never reads.
+bool encodeTensorMap(const attn_kernel &k, const attn_tensor_map_args &a,
+                     CUtensorMap &map, std::string &error) {
+  std::memset(&map, 0, sizeof map);
+  if (!a.encode)
+    return true;
+  std::string name =
+      std::string(k.desc.buffers[a.buffer].name) + ".tensor_map";
+  std::string shape = "global dims " + listText(a.global_dim, a.rank) +
+                      ", strides " + listText(a.global_strides, a.rank - 1) +
+                      " bytes";
+  trace("cuTensorMapEncodeTiled " + name + ": " + shape);
+  CUresult r = cuTensorMapEncodeTiled(
+      &map, (CUtensorMapDataType)a.data_type, a.rank,
+      reinterpret_cast<void *>((uintptr_t)a.global_address), a.global_dim,
+      a.global_strides, a.box_dim, a.element_strides,
+      (CUtensorMapInterleave)a.interleave, (CUtensorMapSwizzle)a.swizzle,
+      (CUtensorMapL2promotion)a.l2_promotion,
+      (CUtensorMapFloatOOBfill)a.oob_fill);
+  if (r != CUDA_SUCCESS) {
+    uint64_t box[ATTN_MAX_RANK];
+    for (uint32_t i = 0; i < a.rank; ++i)
+      box[i] = a.box_dim[i];
+    error = cudaError("cuTensorMapEncodeTiled", r) + " for " + name + " (" +
+            shape + ", box " + listText(box, a.rank) + ")";
+    return false;
+  }
+  return true;
+}
+
 /// Runs cuLaunchKernel with 8-byte parameters `words` (pointers and int64
-/// alike).
+/// alike), then the tensor maps `maps` describes (format_version 3), each
+/// a 128-byte parameter.
 int launchWords(attn_kernel &k, const uint32_t grid[3], const uint32_t block[3],
                 uint32_t sharedBytes, const uint64_t *words, uint32_t numWords,
-                CUstream s, const std::string &where, char *err,
-                size_t err_len) {
+                const attn_tensor_map_args *maps, uint32_t numMaps, CUstream s,
+                const std::string &where, char *err, size_t err_len) {
   ContextScope scope;
   CUresult r = scope.enter(k.context);
   if (r != CUDA_SUCCESS) {
@@ -477,18 +483,29 @@ int launchWords(attn_kernel &k, const uint32_t grid[3], const uint32_t block[3],
     return 1;
   }
   uint64_t values[ATTN_MAX_PARAM_WORDS];
-  void *params[ATTN_MAX_PARAM_WORDS];
+  CUtensorMap tensorMaps[ATTN_MAX_TENSOR_MAPS];
+  void *params[ATTN_MAX_PARAM_WORDS + ATTN_MAX_TENSOR_MAPS];
   for (uint32_t i = 0; i < numWords; ++i) {
     values[i] = words[i];
     params[i] = &values[i];
   }
   static_assert(sizeof(CUdeviceptr) == sizeof(uint64_t),
                 "pointer parameters are 8 bytes");
+  // The encoding needs the context current (the driver refuses it else).
+  for (uint32_t i = 0; i < numMaps; ++i) {
+    std::string error;
+    if (!encodeTensorMap(k, maps[i], tensorMaps[i], error)) {
+      setError(err, err_len, where + error);
+      return 1;
+    }
+    params[numWords + i] = &tensorMaps[i];
+  }
   if (tracing()) {
     char line[512];
     std::snprintf(line, sizeof line, "cuLaunchKernel %.200s grid %u x %u, "
-                  "block %u, %u bytes shared, %u parameters", k.desc.entry,
-                  grid[0], grid[1], block[0], sharedBytes, numWords);
+                  "block %u, %u bytes shared, %u parameter words, %u tensor "
+                  "maps", k.desc.entry, grid[0], grid[1], block[0],
+                  sharedBytes, numWords, numMaps);
     trace(line);
   }
   r = cuLaunchKernel(k.function, grid[0], grid[1], grid[2], block[0],
@@ -540,11 +557,12 @@ int launchV1(attn_kernel &k, const attn_tensor *q, const attn_tensor *key,
   for (int i = 0; i < ATTN_NUM_INT_PARAMS; ++i)
     words[ATTN_NUM_PTR_PARAMS + i] = (uint64_t)plan.ints[i];
   return launchWords(k, plan.grid, plan.block, plan.shared_bytes, words,
-                     ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS, s, where, err,
-                     err_len);
+                     ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS, nullptr, 0, s,
+                     where, err, err_len);
 }
 
-/// A format_version 2 launch: checks, then the kernel (also for Nk == 0).
+/// A format_version 2 or 3 launch: checks, then the kernel (also for
+/// Nk == 0).
 int launchV2(attn_kernel &k, const attn_arg *args, size_t numArgs, CUstream s,
              const std::string &where, char *err, size_t err_len) {
   attn_launch_plan_v2 plan;
@@ -556,7 +574,8 @@ int launchV2(attn_kernel &k, const attn_arg *args, size_t numArgs, CUstream s,
   if (plan.action == ATTN_PLAN_NOTHING)
     return 0;
   return launchWords(k, plan.grid, plan.block, plan.shared_bytes, plan.words,
-                     plan.num_words, s, where, err, err_len);
+                     plan.num_words, plan.tensor_maps, plan.num_tensor_maps, s,
+                     where, err, err_len);
 }
 
 } // namespace
@@ -622,7 +641,7 @@ int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
   if (k->desc.format_version == 1)
     return launchV1(*k, q, key, v, o, lse, static_cast<CUstream>(stream),
                     where, err, err_len);
-  // format_version 2: the same tensors by role.
+  // format_version 2 and 3: the same tensors by role.
   const attn_kernel_desc &d = k->desc;
   for (int32_t b = 0; b < d.num_buffers; ++b)
     for (int32_t j = 0; j < d.buffers[b].num_roles; ++j)

@@ -1,10 +1,12 @@
 //===- validate_args.cpp - launch checks for tensors given by role ------===//
 //
 // attn_validate_args: matches the caller's (role, tensor) arguments to the
-// buffers of a format_version 2 kernel, checks every tensor against its
-// buffer and the launch contract, and packs the kernel parameters. A
-// format_version 1 kernel takes the roles q, k, v, o, lse and the checks of
-// attn_validate_launch. Nothing here needs a device.
+// buffers of a format_version 2 or 3 kernel, checks every tensor against
+// its buffer and the launch contract, and packs the kernel parameters (for
+// format_version 3 also the arguments of each tensor map's
+// cuTensorMapEncodeTiled call). A format_version 1 kernel takes the roles
+// q, k, v, o, lse and the checks of attn_validate_launch. Nothing here needs
+// a device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,37 @@ std::string differenceOf(const attn_tensor &a, const attn_tensor &b) {
   return "same";
 }
 
+/// A tensor with an extent of 0 is never accessed.
+bool hasElements(const attn_tensor &t) {
+  for (int32_t i = 0; i < t.rank; ++i)
+    if (t.shape[i] == 0)
+      return false;
+  return true;
+}
+
+uint32_t tmaDataType(attn_dtype t) {
+  return t == ATTN_F16    ? ATTN_TMA_DATA_TYPE_FLOAT16
+         : t == ATTN_BF16 ? ATTN_TMA_DATA_TYPE_BFLOAT16
+                          : ATTN_TMA_DATA_TYPE_FLOAT32;
+}
+
+/// The swizzle of a tensor map's description (bytes; checked) as TMA's.
+uint32_t tmaSwizzle(int32_t bytes) {
+  return bytes == 32    ? ATTN_TMA_SWIZZLE_32B
+         : bytes == 64  ? ATTN_TMA_SWIZZLE_64B
+         : bytes == 128 ? ATTN_TMA_SWIZZLE_128B
+                        : ATTN_TMA_SWIZZLE_NONE;
+}
+
+/// What TMA takes of a tensor (the driver refuses the rest): a pointer and
+/// global strides that are multiples of 16 bytes, strides below 2^40.
+constexpr int64_t kTmaAlign = 16, kTmaStrideLimit = int64_t(1) << 40;
+
+// TMA takes extents up to 2^32; the kernels' 32-bit indexing bounds them
+// more tightly, so no launch that passed checkShape exceeds it.
+static_assert(kMaxExtent <= (int64_t(1) << 32),
+              "TMA can describe every extent");
+
 /// The bytes a tensor with elements spans: [begin, end).
 struct ByteRange {
   uint64_t begin = 0, end = 0;
@@ -79,6 +112,7 @@ private:
   const attn_tensor *tensorOf[ATTN_MAX_BUFFERS] = {};
   const char *firstRoleOf[ATTN_MAX_BUFFERS] = {}; // the role that bound it
   ByteRange range[ATTN_MAX_BUFFERS];
+  attn_tensor_map_args maps[ATTN_MAX_TENSOR_MAPS] = {};
 
   bool fail(const std::string &msg) {
     error = msg;
@@ -101,6 +135,7 @@ private:
   bool checkGrid(int64_t &x, int64_t &y);
   bool checkAccess(int b);
   bool checkStrideAlignment(int b, int32_t dim);
+  bool planTensorMap(int i);
   bool checkOverlaps();
   void fillPlan(int64_t x, int64_t y, attn_launch_plan_v2 &plan) const;
 };
@@ -288,9 +323,8 @@ bool ArgsValidator::checkAccess(int b) {
   const attn_buffer_desc &buf = d.buffers[b];
   const attn_tensor &t = *tensorOf[b];
   std::string n = name(b);
-  for (int32_t i = 0; i < t.rank; ++i)
-    if (t.shape[i] == 0)
-      return true; // no element: nothing is read or written
+  if (!hasElements(t))
+    return true; // nothing is read or written
   if (t.ptr == 0)
     return fail(n + ": null data pointer (allowed only for a tensor without "
                     "elements)");
@@ -320,6 +354,58 @@ bool ArgsValidator::checkAccess(int b) {
                 listString(t.strides, t.rank) +
                 " addresses beyond the 64-bit address space");
   range[b] = {t.ptr, end};
+  return true;
+}
+
+/// Tensor map i of a format_version 3 kernel: the arguments of its
+/// cuTensorMapEncodeTiled call (TMA's dims are innermost first). What TMA
+/// cannot describe is refused here, before the driver sees it, with the
+/// tensor and the rule named.
+bool ArgsValidator::planTensorMap(int i) {
+  const attn_tensor_map_desc &m = d.tensor_maps[i];
+  const attn_tensor &t = *tensorOf[m.buffer];
+  const attn_dtype type = d.buffers[m.buffer].element_type;
+  attn_tensor_map_args &a = maps[i];
+  a.buffer = m.buffer;
+  a.data_type = tmaDataType(type);
+  a.rank = (uint32_t)t.rank;
+  a.interleave = ATTN_TMA_INTERLEAVE_NONE;
+  a.swizzle = tmaSwizzle(m.swizzle);
+  a.l2_promotion = ATTN_TMA_L2_PROMOTION_L2_256B;
+  a.oob_fill = ATTN_TMA_FLOAT_OOB_FILL_NONE; // the kernels rely on zeros
+  for (int32_t j = 0; j < t.rank; ++j) {
+    a.box_dim[j] = (uint32_t)m.box[j];
+    a.element_strides[j] = 1;
+  }
+  if (!hasElements(t))
+    return true; // never read: no map (TMA has no extent 0)
+  std::string n = std::string(name(m.buffer)) + ".tensor_map";
+  if (t.ptr % kTmaAlign != 0)
+    return fail(n + ": data pointer " + hex(t.ptr) +
+                " is not 16-byte aligned; TMA cannot describe the tensor");
+  const int64_t es = (int64_t)attn_dtype_size(type);
+  for (int32_t j = 0; j < t.rank; ++j) {
+    int32_t dim = t.rank - 1 - j;
+    a.global_dim[j] = (uint64_t)t.shape[dim];
+    // TMA's innermost dim has no stride (contiguous: checkShape); a dim of
+    // extent 1 never moves, so its stride stays 0 whatever the caller gave.
+    if (j == 0 || t.shape[dim] == 1)
+      continue;
+    std::string stride = "stride " + std::to_string(t.strides[dim]) +
+                         " of dim " + std::to_string(dim);
+    int64_t bytes;
+    if (__builtin_mul_overflow(t.strides[dim], es, &bytes) ||
+        bytes >= kTmaStrideLimit)
+      return fail(n + ": " + stride + " is 2^40 bytes or more; TMA cannot "
+                  "describe the tensor");
+    if (bytes % kTmaAlign != 0)
+      return fail(n + ": " + stride + " (" + std::to_string(bytes) +
+                  " bytes) is not a multiple of 16 bytes; TMA cannot "
+                  "describe the tensor");
+    a.global_strides[j - 1] = (uint64_t)bytes;
+  }
+  a.global_address = t.ptr;
+  a.encode = 1;
   return true;
 }
 
@@ -361,6 +447,9 @@ void ArgsValidator::fillPlan(int64_t x, int64_t y,
       plan.words[n++] = (uint64_t)t.strides[i];
   }
   plan.num_words = n;
+  plan.num_tensor_maps = (uint32_t)d.num_tensor_maps;
+  std::memcpy(plan.tensor_maps, maps,
+              sizeof maps[0] * (size_t)d.num_tensor_maps);
 }
 
 bool ArgsValidator::run(const attn_arg *args, size_t numArgs,
@@ -374,6 +463,11 @@ bool ArgsValidator::run(const attn_arg *args, size_t numArgs,
   int64_t x, y;
   if (!checkContract() || !checkGrid(x, y))
     return false;
+  // Before checkAccess: where a tensor map's pointer or stride breaks both
+  // TMA's rules and the buffer's align, the message should name TMA.
+  for (int32_t i = 0; i < d.num_tensor_maps; ++i)
+    if (!planTensorMap(i))
+      return false;
   for (int32_t b = 0; b < d.num_buffers; ++b)
     if (!checkAccess(b))
       return false;
@@ -433,6 +527,8 @@ bool checkDescBounds(const attn_kernel_desc &d, std::string &error) {
             inRange(d.num_equal_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
             inRange(d.num_divisible_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
             inRange(d.num_broadcast_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
+            inRange(d.num_tensor_maps, 0,
+                    d.format_version >= 3 ? ATTN_MAX_TENSOR_MAPS : 0) &&
             inRange(d.block_m, 1, 1024) && inRange(d.threads, 1, 1024);
   int32_t qRank = 0;
   for (int32_t b = 0; ok && b < d.num_buffers; ++b) {
@@ -459,6 +555,15 @@ bool checkDescBounds(const attn_kernel_desc &d, std::string &error) {
   for (int32_t i = 0; ok && i < d.num_broadcast_sizes; ++i)
     ok = refOk(d.broadcast_sizes[i].first) &&
          refOk(d.broadcast_sizes[i].second);
+  for (int32_t i = 0; ok && i < d.num_tensor_maps; ++i) {
+    const attn_tensor_map_desc &m = d.tensor_maps[i];
+    ok = inRange(m.buffer, 0, d.num_buffers - 1) &&
+         inRange(d.buffers[m.buffer].rank, 2, ATTN_MAX_RANK) &&
+         (m.swizzle == 0 || m.swizzle == 32 || m.swizzle == 64 ||
+          m.swizzle == 128);
+    for (int32_t j = 0; ok && j < d.buffers[m.buffer].rank; ++j)
+      ok = inRange(m.box[j], 1, 256);
+  }
   if (!ok)
     error = "the kernel description has counts, indices or a q buffer "
             "that no parsed description has (built by hand?)";
@@ -472,7 +577,7 @@ bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
                   std::string &error) {
   if (d.format_version == 1)
     return validateV1Args(d, args, numArgs, plan, error);
-  if (d.format_version != 2) {
+  if (d.format_version != 2 && d.format_version != 3) {
     error = "unsupported format_version " + std::to_string(d.format_version);
     return false;
   }

@@ -293,7 +293,7 @@ void testKeys() {
     const char *key, *value, *needle;
   } cases[] = {
       {"format_version", "\"1\"", "expected an integer, got a string"},
-      {"format_version", "3", "unsupported format_version 3"},
+      {"format_version", "4", "unsupported format_version 4"},
       {"format_version", "1.0", "non-integral"},
       {"name", "42", "expected a string, got a number"},
       {"name", "\"\"", "must not be empty"},
@@ -801,6 +801,7 @@ int main(int argc, char **argv) {
   testFiles(tmp);
   testValidation();
   testFormatVersion2();
+  testFormatVersion3();
   std::printf("attn_runtime_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -76,6 +76,9 @@ inline void expectRejected(const std::string &doc, const std::string &what,
 /// format_version 2 (runtime_test_v2.cpp).
 void testFormatVersion2();
 
+/// format_version 3 (runtime_test_v3.cpp).
+void testFormatVersion3();
+
 } // namespace attn_rt_test
 
 #endif // ATTN_RUNTIME_TEST_SUPPORT_H

@@ -120,11 +120,15 @@ int main(int argc, char **argv) {
   CUdevice dev; cuDeviceGet(&dev, 0);
   CUcontext ctx; cuDevicePrimaryCtxRetain(&ctx, dev); cuCtxSetCurrent(ctx);
   char err[2048];
-  attn_kernel *k5 = nullptr, *kv = nullptr, *v1 = nullptr;
+  attn_kernel *k5 = nullptr, *kv = nullptr, *v1 = nullptr, *t3 = nullptr;
   check(attn_kernel_load(dir, "k5", &k5, err, sizeof err) == 0, std::string("load k5: ") + err);
   check(attn_kernel_load(dir, "kv", &kv, err, sizeof err) == 0, std::string("load kv: ") + err);
   check(attn_kernel_load(dir, "v1", &v1, err, sizeof err) == 0, std::string("load v1: ") + err);
-  if (!k5 || !kv || !v1) return 1;
+  check(attn_kernel_load(dir, "t3", &t3, err, sizeof err) == 0, std::string("load t3: ") + err);
+  if (!k5 || !kv || !v1 || !t3) return 1;
+  check(info(t3, "tensor_maps") == "q:box[128,128,1,1]:swizzle0 k:box[128,1,1,1]:swizzle0 "
+                                   "v:box[128,1,1,1]:swizzle0",
+        "t3 tensor_maps: " + info(t3, "tensor_maps"));
   std::printf("k5: loaded_from %s, format_version %s, buffers %s, device %s %s\n",
               info(k5, "loaded_from").c_str(), info(k5, "format_version").c_str(),
               info(k5, "buffers").c_str(), info(k5, "device").c_str(), info(k5, "device_arch").c_str());
@@ -155,6 +159,9 @@ int main(int argc, char **argv) {
   run(k5, "v2 attn_kernel_launch form, B=1 Hq=4 Hkv=4 Nq=129 Nk=5", 1, 4, 4, 129, 5, 1);
   run(k5, "v2 Nk = 0 launches the kernel", 2, 4, 2, 70, 0, 0);
   run(kv, "v2 k+v buffer, B=3 Hq=6 Hkv=3 Nq=200 Nk=64", 3, 6, 3, 200, 64, 2);
+  run(t3, "v3 (TMA) by role, B=2 Hq=8 Hkv=2 Nq=300 Nk=77", 2, 8, 2, 300, 77, 0);
+  run(t3, "v3 attn_kernel_launch form, B=1 Hq=4 Hkv=1 Nq=129 Nk=5", 1, 4, 1, 129, 5, 1);
+  run(t3, "v3 Nk = 0: no maps of K and V", 2, 4, 2, 70, 0, 0);
   run(v1, "v1 through attn_kernel_launch_args, B=2 Hq=8 Hkv=2 Nq=300 Nk=77", 2, 8, 2, 300, 77, 0);
   run(v1, "v1 attn_kernel_launch", 1, 2, 1, 65, 9, 1);
   run(v1, "v1 Nk = 0: memsets O = 0, LSE = -inf", 1, 2, 1, 65, 0, 1);
@@ -164,8 +171,13 @@ int main(int argc, char **argv) {
     std::vector<attn_arg> args = {{"q", p.q.t}, {"k", p.k.t}, {"v", p.v.t}, {"o", bad}, {"lse", p.lse.t}};
     int rc = attn_kernel_launch_args(k5, args.data(), args.size(), nullptr, err, sizeof err);
     check(rc != 0 && std::strstr(err, "o overlaps q"), std::string("overlap refused: ") + err);
+    attn_tensor q8 = p.q.t; q8.ptr += 8; // TMA needs 16-byte aligned tensors
+    args = {{"q", q8}, {"k", p.k.t}, {"v", p.v.t}, {"o", p.o.t}, {"lse", p.lse.t}};
+    rc = attn_kernel_launch_args(t3, args.data(), args.size(), nullptr, err, sizeof err);
+    check(rc != 0 && std::strstr(err, "q.tensor_map: data pointer"),
+          std::string("misaligned q refused for TMA: ") + err);
   }
-  attn_kernel_unload(k5); attn_kernel_unload(kv); attn_kernel_unload(v1);
+  attn_kernel_unload(k5); attn_kernel_unload(kv); attn_kernel_unload(v1); attn_kernel_unload(t3);
   std::printf("device test: %d checks, %d failed\n", checks, fails);
   return fails != 0;
 }

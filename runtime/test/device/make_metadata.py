@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the metadata of the kernels in kernels.cu into DIR (k5.json,
-kv.json: format_version 2; v1.json: format_version 1), as attn-compile
-would for kernels of those ABIs. Usage: make_metadata.py DIR"""
+kv.json: format_version 2; t3.json: format_version 3; v1.json:
+format_version 1), as attn-compile would for kernels of those ABIs.
+Usage: make_metadata.py DIR"""
 import json
 import os
 import sys
@@ -45,6 +46,15 @@ def main(out):
                                 ["q.size2", "lse.size2"]],
                    divisible_sizes=[["k.size1", "q.size1"]]),
     }
+    # k5's buffers, read through tensor maps: Q in tiles of 128 rows, one
+    # row of K and of V (128 columns of f16: 256 bytes, so no swizzle).
+    maps = [dict(buffer=0, box=[128, 128, 1, 1], swizzle=0),
+            dict(buffer=1, box=[128, 1, 1, 1], swizzle=0),
+            dict(buffer=2, box=[128, 1, 1, 1], swizzle=0)]
+    docs["t3"] = dict(docs["k5"], format_version=3, name="t3", entry="t3",
+                      cubin=None, tensor_maps=maps,
+                      params=params(k5) + ["q.tensor_map", "k.tensor_map",
+                                           "v.tensor_map"])
     kv = [rank4(["q"], "read", 16), rank4(["k", "v"], "read", 16),
           rank4(["o"], "write", 4)]
     docs["kv"] = dict(common, format_version=2, name="kv", entry="kv",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of libattn_runtime.so on a GPU (sm_90a: H100/H200): builds
 # the kernels of kernels.cu (one per ABI: format_version 2 with q, k, v, o,
-# lse; format_version 2 with one k+v buffer; format_version 1), writes their
+# lse; format_version 2 with one k+v buffer; format_version 3, which reads
+# through TMA tensor maps; format_version 1), writes their
 # metadata, and runs driver.cpp, which loads them through the library (cubin
 # and PTX JIT), launches them by role and through attn_kernel_launch on
 # tensors with padded strides (Nk = 0 too), and compares every output with a
