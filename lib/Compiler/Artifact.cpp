@@ -131,21 +131,33 @@ static llvm::json::Value toJSON(Attribute attr) {
   return s;
 }
 
-/// The kernel parameters of format version 2: per buffer (in argument
-/// order) its pointer, sizes and strides, named after its role(s).
+/// The kernel parameters of format versions 2 and 3: per buffer (in
+/// argument order) its pointer, sizes and strides, named after its
+/// role(s); in format 3 then each TMA descriptor.
 static llvm::json::Array bufferParams(DictionaryAttr launch) {
   llvm::json::Array params;
-  for (Attribute attr : launch.getAs<ArrayAttr>("buffers")) {
-    auto buffer = cast<DictionaryAttr>(attr);
+  auto rolesOf = [](DictionaryAttr buffer) {
     std::string name;
     for (Attribute role : buffer.getAs<ArrayAttr>("roles"))
       name += (name.empty() ? "" : "+") + cast<StringAttr>(role).str();
+    return name;
+  };
+  for (Attribute attr : launch.getAs<ArrayAttr>("buffers")) {
+    auto buffer = cast<DictionaryAttr>(attr);
+    std::string name = rolesOf(buffer);
     int64_t rank = buffer.getAs<IntegerAttr>("rank").getInt();
     params.push_back(name);
     for (const char *what : {"size", "stride"})
       for (int64_t d = 0; d < rank; ++d)
         params.push_back(name + "." + what + std::to_string(d));
   }
+  // Format 3: then the by-value TMA descriptors.
+  if (auto maps = launch.getAs<ArrayAttr>("tensor_maps"))
+    for (Attribute attr : maps) {
+      int64_t i = cast<DictionaryAttr>(attr).getAs<IntegerAttr>("buffer").getInt();
+      auto buffer = cast<DictionaryAttr>(launch.getAs<ArrayAttr>("buffers")[i]);
+      params.push_back(rolesOf(buffer) + ".tensor_map");
+    }
   return params;
 }
 
@@ -153,7 +165,10 @@ std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
                                    const KernelInfo &kernel,
                                    StringRef ptxFile, StringRef cubinFile) {
   llvm::json::Object obj{
-      {"format_version", 2},
+      {"format_version",
+       kernel.launch && kernel.launch.getAs<IntegerAttr>("format_version")
+           ? kernel.launch.getAs<IntegerAttr>("format_version").getInt()
+           : 2},
       {"name", kernel.name},
       {"entry", kernel.name},
       {"target", artifacts.chip},

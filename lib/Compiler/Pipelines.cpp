@@ -105,6 +105,7 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(attn::createAttnTensorMapParams());
   // NVVM ops with no LLVM intrinsic (wgmma.mma_async among them) become
   // inline PTX here; the translation to LLVM IR refuses them otherwise.
   // Ops with an intrinsic are left alone.
@@ -151,6 +152,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
   pm.addPass(createAttnAssignLayouts(layouts));
   pm.addPass(createAttnOverlapSoftmax());
   pm.addPass(createAttnStageShared());
+  pm.addPass(createAttnWarpSpecialize());
   pm.addPass(createAttnPipeline());
   AttnAllocateSharedOptions shared;
   shared.maxSharedBytes = getMaxSharedBytes(options.chip);

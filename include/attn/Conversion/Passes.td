@@ -87,4 +87,21 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
   ];
 }
 
+def AttnTensorMapParams : Pass<"attn-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the TMA descriptor arguments of kernels by-value grid constants";
+  let description = [{
+    A kernel outlined with `attn.tensor_maps = N` takes its N TMA
+    descriptors as its last arguments (format 3, docs/gpu-kernels.md). Each
+    becomes a 128-byte, 64-byte-aligned by-value parameter (`llvm.byval`
+    `!llvm.array<16 x i64>`, `llvm.align = 64`) read in place
+    (`nvvm.grid_constant`): `cp.async.bulk.tensor` takes the parameter's
+    address, and without the attribute the NVPTX backend would copy it to
+    local memory, where TMA cannot read a descriptor. Runs on the
+    `llvm.func` kernels after gpu-to-nvvm: neither the 1:N signature
+    conversion nor gpu-to-nvvm carries argument attributes, and the NVVM
+    verifier takes `nvvm.grid_constant` on `nvvm.kernel` functions only.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // ATTN_CONVERSION_PASSES_TD

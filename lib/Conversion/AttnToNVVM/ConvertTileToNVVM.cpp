@@ -8,6 +8,7 @@
 //   MaskToNVVM.cpp          attn.mask, attn.iota, attn.kv_range
 //   ReduceToNVVM.cpp        row reductions and broadcasts
 //   SoftmaxToNVVM.cpp       attn.online_softmax, attn.finalize
+//   WarpSpecializeToNVVM.cpp  TMA copies, mbarriers, producer/consumers
 //
 // Algorithm:
 //  1. Check what no pattern can lower and say why, at the op (a tile
@@ -49,7 +50,7 @@ static bool hasRegisterLayout(Type type) {
 }
 
 /// Step 1: what the patterns do not lower, diagnosed at the op.
-static LogicalResult checkLowerable(ProgramOp program) {
+static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
   WalkResult walk = program.getBody().walk([&](Operation *op) -> WalkResult {
     auto fail = [&](const Twine &why) {
       op->emitOpError() << "has no sm_80 lowering: " << why;
@@ -102,6 +103,8 @@ static LogicalResult checkLowerable(ProgramOp program) {
       if (result.getDimSize(1) % 16 != 0 || k % 16 != 0)
         return fail("mma.sync m16n8k16 products need N and K multiples of 16");
     }
+    if (isa<TmaCopyOp, WarpSpecializeOp>(op) && chip != "sm_90a")
+      return fail("TMA and warp specialization need chip=sm_90a");
     if (auto store = dyn_cast<LocalStoreOp>(op))
       if (!isa<MmaLayoutAttr>(
               cast<RankedTensorType>(store.getValue().getType()).getEncoding()))
@@ -144,7 +147,7 @@ struct ConvertAttnTileToNVVMPass
     bool any = false, bad = false;
     module.walk([&](ProgramOp program) {
       any = true;
-      bad |= failed(checkLowerable(program));
+      bad |= failed(checkLowerable(program, chip));
     });
     if (bad)
       return signalPassFailure();
@@ -163,6 +166,7 @@ struct ConvertAttnTileToNVVMPass
     populateMaskToNVVMPatterns(converter, patterns);
     populateReduceToNVVMPatterns(converter, patterns);
     populateSoftmaxToNVVMPatterns(converter, patterns);
+    populateWarpSpecializeToNVVMPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(patterns,
                                                                      converter);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

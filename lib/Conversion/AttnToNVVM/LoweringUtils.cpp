@@ -23,6 +23,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([](SharedBufferType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });
+  addConversion([](MBarriersType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
   addConversion([ctx](MemRefType type, SmallVectorImpl<Type> &results)
                     -> std::optional<LogicalResult> {
     results.push_back(LLVM::LLVMPointerType::get(ctx, 1));

@@ -119,11 +119,17 @@ void populateReduceToNVVMPatterns(TileTypeConverter &converter,
 /// attn.online_softmax, attn.finalize.
 void populateSoftmaxToNVVMPatterns(TileTypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateWarpSpecializeToNVVMPatterns(TileTypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
 /// Moves each attn.program of `module`'s functions into a kernel gpu.func
 /// of `gpuModule` (memref arguments, one per distinct buffer, in the
 /// program's buffer order) and erases the host function; see
 /// OutlineKernel.cpp.
+/// The kernel attribute counting the TMA descriptors after the buffers
+/// (read by attn-tensor-map-params).
+inline constexpr llvm::StringLiteral kTensorMapCountAttr = "attn.tensor_maps";
+
 LogicalResult outlineKernels(ModuleOp module, gpu::GPUModuleOp gpuModule,
                              StringRef chip);
 

@@ -101,7 +101,7 @@ static std::optional<BufferDim> asBufferDim(Value v, ArrayRef<Value> args) {
 enum ContractField : int64_t {
   kContractMagic,        // 0x6e747461 ("attn")
   kContractVersion,      // 1
-  kContractFormat,       // the metadata's format_version (2)
+  kContractFormat,       // the metadata's format_version (2, or 3 with TMA)
   kContractBlockM,
   kContractBlockN,
   kContractWarps,
@@ -121,14 +121,15 @@ enum ContractField : int64_t {
 };
 
 static void emitLaunchContract(OpBuilder &mb, gpu::GPUFuncOp kernel,
-                               TileConfigAttr config, int64_t threads,
+                               TileConfigAttr config, int64_t format,
+                               int64_t threads,
                                int64_t sharedBytes, ProgramOp program,
                                ArrayRef<Value> args,
                                ArrayRef<SmallVector<StringRef>> roles) {
   SmallVector<int64_t> c(kContractFields, 0);
   c[kContractMagic] = 0x6e747461;
   c[kContractVersion] = 1;
-  c[kContractFormat] = 2;
+  c[kContractFormat] = format;
   c[kContractBlockM] = config.getBlockM();
   c[kContractBlockN] = config.getBlockN();
   c[kContractWarps] = config.getWarps();
@@ -279,7 +280,7 @@ static std::pair<bool, int64_t> accessOf(ProgramOp program, Value buffer) {
         continue;
       if (auto view = dyn_cast<memref::SubViewOp>(user))
         views.push_back(view.getResult());
-      else if (isa<AsyncCopyOp>(user))
+      else if (isa<AsyncCopyOp, TmaCopyOp>(user))
         align = std::max<int64_t>(align, 16);
       else if (auto store = dyn_cast<StoreOp>(user)) {
         writes = true;
@@ -343,6 +344,34 @@ static bool isRuntimeGrid(ProgramOp program, TileConfigAttr config) {
   auto mul = program.getGridBh().getDefiningOp<arith::MulIOp>();
   return mul && ((isDimOf(mul.getLhs(), q, 0) && isDimOf(mul.getRhs(), q, 1)) ||
                  (isDimOf(mul.getLhs(), q, 1) && isDimOf(mul.getRhs(), q, 0)));
+}
+
+/// One TMA descriptor of a kernel: the argument it describes and the box
+/// rows of the copies that use it.
+struct TensorMap {
+  unsigned arg;
+  int64_t rows;
+  int64_t elementBytes;
+};
+
+/// The TMA descriptors `program`'s copies need, in argument order.
+static SmallVector<TensorMap> tensorMapsOf(ProgramOp program,
+                                           ArrayRef<Value> args) {
+  SmallVector<TensorMap> maps;
+  program.walk([&](TmaCopyOp copy) {
+    unsigned arg = llvm::find(args, copy.getSource()) - args.begin();
+    int64_t rows = copy.getDest().getType().getShape()[0];
+    if (llvm::any_of(maps, [&](const TensorMap &m) {
+          return m.arg == arg && m.rows == rows;
+        }))
+      return;
+    maps.push_back({arg, rows,
+                    copy.getSource().getType().getElementTypeBitWidth() / 8});
+  });
+  llvm::stable_sort(maps, [](const TensorMap &a, const TensorMap &b) {
+    return a.arg < b.arg;
+  });
+  return maps;
 }
 
 static LogicalResult outline(func::FuncOp func, ProgramOp program,
@@ -431,10 +460,43 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   };
   for (Value arg : args)
     argTypes.push_back(stridedType(cast<MemRefType>(arg.getType())));
+  // Format 3: a TMA descriptor per (buffer, box) the program copies with
+  // TMA, after the buffers, each a 128-byte by-value parameter.
+  SmallVector<TensorMap> maps = tensorMapsOf(program, args);
+  for (size_t i = 0; i < maps.size(); ++i)
+    argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
   auto kernel = gpu::GPUFuncOp::create(mb, program.getLoc(), func.getSymName(),
                                        mb.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), mb.getUnitAttr());
+  // The descriptors' by-value attributes are set on the llvm.func
+  // (attn-tensor-map-params): neither the 1:N conversion of the memrefs
+  // before them nor gpu-to-nvvm carries argument attributes along.
+  if (!maps.empty())
+    kernel->setAttr(kTensorMapCountAttr, mb.getI64IntegerAttr(maps.size()));
   int64_t threads = 32 * config.getWarps();
+  WarpSpecializeOp specialized;
+  program.walk([&](WarpSpecializeOp ws) { specialized = ws; });
+  if (specialized) {
+    if (4 * specialized.getConsumerWarpgroups() != config.getWarps())
+      return specialized.emitOpError()
+             << "has " << specialized.getConsumerWarpgroups()
+             << " consumer warpgroups; the configuration's " << config.getWarps()
+             << " warps make " << config.getWarps() / 4;
+    // The producer warpgroup comes after the consumers.
+    threads += 128;
+    // setmaxnreg needs a register cap at entry (else ptxas ignores it,
+    // C7508): the occupancy the budgets allow and the shared memory too
+    // (1 KiB of each CTA's is the system's). ptxas also compiles every
+    // instruction within that cap (a one-warpgroup D = 256 kernel's
+    // m64n256 product does not fit in the 128 registers of two CTAs per
+    // SM), so no more CTAs are asked for than shared memory lets run.
+    int64_t perCta = 128 * (specialized.getConsumerWarpgroups() *
+                                specialized.getConsumerRegisters() +
+                            specialized.getProducerRegisters());
+    int64_t bySmem = 232448 / (sharedBytes.getInt() + 1024);
+    int64_t ctas = std::max<int64_t>(1, std::min(65536 / perCta, bySmem));
+    kernel->setAttr("nvvm.minctasm", mb.getI32IntegerAttr(ctas));
+  }
   kernel.setKnownBlockSizeAttr(
       mb.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
   GpuConfigAttr gpu = program.getGpuConfigOrDefault();
@@ -488,10 +550,18 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   for (Operation &op : program.getBody().front())
     b.clone(op, mapping);
   gpu::ReturnOp::create(b, program.getLoc());
+  // Each TMA copy reads through its buffer's descriptor.
+  kernel.walk([&](TmaCopyOp copy) {
+    for (auto [i, map] : llvm::enumerate(maps))
+      if (copy.getSource() == mapping.lookup(args[map.arg]) &&
+          copy.getDest().getType().getShape()[0] == map.rows)
+        copy.getTensorMapMutable().assign(entry.getArgument(args.size() + i));
+  });
 
   // Step 4.
   NamedAttrList launch;
-  launch.append("format_version", mb.getI64IntegerAttr(2));
+  int64_t format = maps.empty() ? 2 : 3;
+  launch.append("format_version", mb.getI64IntegerAttr(format));
   launch.append("block_m", mb.getI64IntegerAttr(config.getBlockM()));
   launch.append("block_n", mb.getI64IntegerAttr(config.getBlockN()));
   launch.append("warps", mb.getI64IntegerAttr(config.getWarps()));
@@ -509,6 +579,23 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
         describeBuffer(ctx, cast<MemRefType>(arg.getType()), r, writes, align));
   }
   launch.append("buffers", mb.getArrayAttr(buffers));
+  if (!maps.empty()) {
+    SmallVector<Attribute> entries;
+    for (const TensorMap &map : maps) {
+      int64_t rank = cast<MemRefType>(args[map.arg].getType()).getRank();
+      // Innermost first: 128-byte rows (a 64-column block of 16-bit
+      // elements, the 128-byte swizzle's width), `rows` rows, one of each
+      // outer index.
+      SmallVector<int64_t> box(rank, 1);
+      box[0] = 128 / map.elementBytes;
+      box[1] = map.rows;
+      entries.push_back(mb.getDictionaryAttr(
+          {mb.getNamedAttr("buffer", mb.getI64IntegerAttr(map.arg)),
+           mb.getNamedAttr("box", mb.getI64ArrayAttr(box)),
+           mb.getNamedAttr("swizzle", mb.getI64IntegerAttr(128))}));
+    }
+    launch.append("tensor_maps", mb.getArrayAttr(entries));
+  }
   auto dimName = [&](BufferDim d) -> Attribute {
     std::string name;
     for (StringRef role : roles[d.first])
@@ -530,8 +617,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
     if (Attribute attr = program->getAttr(name))
       launch.append(name.drop_front(5), attr);
   kernel->setAttr("attn.launch", launch.getDictionary(ctx));
-  emitLaunchContract(mb, kernel, config, threads, sharedBytes.getInt(), program,
-                     args, roles);
+  emitLaunchContract(mb, kernel, config, format, threads, sharedBytes.getInt(),
+                     program, args, roles);
   func.erase();
   return success();
 }

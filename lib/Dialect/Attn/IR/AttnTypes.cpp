@@ -62,3 +62,12 @@ SharedBufferType SharedBufferType::dropLeadingDim() const {
   return SharedBufferType::get(getContext(), getShape().drop_front(1),
                                getElementType(), getLayout());
 }
+
+LogicalResult
+MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t count) {
+  if (count < 1 || count > 64)
+    return emitError() << "!attn.mbarriers holds 1 to 64 barriers, got "
+                       << count;
+  return success();
+}

@@ -7,7 +7,8 @@
 // blocked layout of wgmma operands (the hardware swizzles absolute address
 // bits 4-6 with bits 7-9, so an 8-row atom must start at a multiple of 1024). Buffers are never reused: the tile
 // programs hold a few buffers that all live from their allocation to the
-// end. The program records the total as `shared_bytes`; a total over
+// end; mbarriers (8 bytes each) are placed the same way. The program
+// records the total as `shared_bytes`; a total over
 // `max-shared-bytes` is diagnosed with every buffer's size.
 //
 //===----------------------------------------------------------------------===//
@@ -34,13 +35,21 @@ struct AttnAllocateSharedPass
     bool failedAny = false;
     getOperation()->walk([&](ProgramOp program) {
       int64_t total = 0;
-      SmallVector<LocalAllocOp> allocs;
-      program.getBody().walk([&](LocalAllocOp alloc) {
+      SmallVector<Operation *> allocs;
+      auto place = [&](Operation *alloc, int64_t align, int64_t bytes) {
         allocs.push_back(alloc);
-        total = llvm::alignTo(total, alloc.getType().getAlignment());
-        alloc.setOffsetAttr(
-            IntegerAttr::get(IntegerType::get(&getContext(), 64), total));
-        total += alloc.getType().getSizeInBytes();
+        total = llvm::alignTo(total, align);
+        alloc->setAttr("offset", IntegerAttr::get(
+                                     IntegerType::get(&getContext(), 64), total));
+        total += bytes;
+      };
+      program.getBody().walk([&](Operation *op) {
+        if (auto alloc = dyn_cast<LocalAllocOp>(op))
+          place(op, alloc.getType().getAlignment(),
+                alloc.getType().getSizeInBytes());
+        // An mbarrier is 8 bytes, 8-byte aligned.
+        if (auto bars = dyn_cast<MBarrierAllocOp>(op))
+          place(op, 8, 8 * bars.getType().getCount());
       });
       program->setAttr("shared_bytes",
                        IntegerAttr::get(IntegerType::get(&getContext(), 64),
@@ -52,10 +61,13 @@ struct AttnAllocateSharedPass
                                      "target's "
                                   << static_cast<int64_t>(maxSharedBytes)
                                   << " (max-shared-bytes)";
-        for (LocalAllocOp alloc : allocs)
-          diag.attachNote(alloc.getLoc())
-              << alloc.getType() << ": " << alloc.getType().getSizeInBytes()
-              << " bytes";
+        for (Operation *alloc : allocs) {
+          Type type = alloc->getResult(0).getType();
+          int64_t bytes = isa<MBarriersType>(type)
+                              ? 8 * cast<MBarriersType>(type).getCount()
+                              : cast<SharedBufferType>(type).getSizeInBytes();
+          diag.attachNote(alloc->getLoc()) << type << ": " << bytes << " bytes";
+        }
         failedAny = true;
       }
     });

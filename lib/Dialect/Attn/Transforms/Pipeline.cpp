@@ -38,6 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attn/Dialect/Attn/Transforms/CopyChains.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -57,86 +58,6 @@ using namespace mlir::attn;
 
 namespace {
 
-/// Whether `v`, used in `loop`'s body, is a side-effect free function of the
-/// induction variable and of values defined outside the loop.
-static bool isPureFunctionOfIV(Value v, scf::ForOp loop) {
-  if (v == loop.getInductionVar())
-    return true;
-  Region &body = loop.getRegion();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return !body.isAncestor(arg.getParentRegion());
-  Operation *def = v.getDefiningOp();
-  if (!body.isAncestor(def->getParentRegion()))
-    return true;
-  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
-    return false;
-  return llvm::all_of(def->getOperands(),
-                      [&](Value o) { return isPureFunctionOfIV(o, loop); });
-}
-
-/// Whether `a` in loop `la` and `b` in loop `lb` are the same function of
-/// their induction variables (both pure, checked by the caller).
-static bool sameFunctionOfIV(Value a, scf::ForOp la, Value b, scf::ForOp lb) {
-  if (a == la.getInductionVar() || b == lb.getInductionVar())
-    return a == la.getInductionVar() && b == lb.getInductionVar();
-  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
-  bool aInside = da && la.getRegion().isAncestor(da->getParentRegion());
-  bool bInside = db && lb.getRegion().isAncestor(db->getParentRegion());
-  if (!aInside || !bInside)
-    return !aInside && !bInside && a == b;
-  if (da->getName() != db->getName() ||
-      da->getAttrDictionary() != db->getAttrDictionary() ||
-      da->getNumOperands() != db->getNumOperands() ||
-      cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber())
-    return false;
-  for (auto [oa, ob] : llvm::zip(da->getOperands(), db->getOperands()))
-    if (!sameFunctionOfIV(oa, la, ob, lb))
-      return false;
-  return true;
-}
-
-/// Clones what `v` is computed from inside `body` (a loop's region with
-/// induction variable `iv`) at `b`, with `iv` replaced by `position`.
-static Value cloneAt(OpBuilder &b, Value v, Region &body, Value iv,
-                     Value position, IRMapping &mapping) {
-  if (v == iv)
-    return position;
-  if (Value mapped = mapping.lookupOrNull(v))
-    return mapped;
-  Operation *def = v.getDefiningOp();
-  if (!def || !body.isAncestor(def->getParentRegion()))
-    return v;
-  if (!mapping.contains(iv))
-    mapping.map(iv, position);
-  for (Value operand : def->getOperands())
-    cloneAt(b, operand, body, iv, position, mapping);
-  b.clone(*def, mapping);
-  return mapping.lookup(v);
-}
-
-static Value cloneAt(OpBuilder &b, Value v, scf::ForOp loop, Value position,
-                     IRMapping &mapping) {
-  return cloneAt(b, v, loop.getRegion(), loop.getInductionVar(), position,
-                 mapping);
-}
-
-/// One copy of a chain loop: the op and the commit that closes its group.
-struct Copy {
-  AsyncCopyOp op;
-  AsyncCommitOp commit;
-};
-
-/// A chain of K/V loops and what the pipeliner needs to know about it.
-struct Chain {
-  SmallVector<scf::ForOp> loops;
-  /// Per loop, its copies in body order.
-  SmallVector<SmallVector<Copy>> copies;
-  /// The buffers the copies write (the same for every loop), in order.
-  SmallVector<Value> buffers;
-  Value lower() { return loops.front().getLowerBound(); }
-  Value upper() { return loops.back().getUpperBound(); }
-};
-
 class Pipeliner {
 public:
   Pipeliner(ProgramOp program, int64_t stages)
@@ -147,101 +68,17 @@ private:
   ProgramOp program;
   int64_t stages;
 
-  SmallVector<Chain> findChains();
-  bool analyzeLoop(scf::ForOp loop, SmallVectorImpl<Copy> &copies);
-  bool checkChain(Chain &chain);
-  void prefetchFirst(Chain &chain);
-  void ring(Chain &chain);
+  void prefetchFirst(CopyChain &chain);
+  void ring(CopyChain &chain);
   void hoistRegisterLoads(scf::ForOp loop);
   /// Issues the copies of loop `loop` for position `position` at `b`; with
   /// a stage, into that stage of the (multi-stage) buffers in `staged`.
-  void issue(OpBuilder &b, scf::ForOp loop, MutableArrayRef<Copy> copies,
+  void issue(OpBuilder &b, scf::ForOp loop, MutableArrayRef<ChainCopy> copies,
              Value position, Value stage, ArrayRef<Value> staged);
 };
 
-bool Pipeliner::analyzeLoop(scf::ForOp loop, SmallVectorImpl<Copy> &copies) {
-  if (!matchPattern(loop.getStep(), m_One()))
-    return false;
-  bool ok = true;
-  loop.getBody()->walk([&](AsyncCopyOp copy) {
-    auto commit = dyn_cast_or_null<AsyncCommitOp>(copy->getNextNode());
-    bool pure = llvm::all_of(copy.getIndices(), [&](Value v) {
-      return isPureFunctionOfIV(v, loop);
-    });
-    Operation *alloc = copy.getDest().getDefiningOp();
-    if (copy->getBlock() != loop.getBody() || !commit || !pure ||
-        !isa_and_nonnull<LocalAllocOp>(alloc) ||
-        loop->isAncestor(alloc))
-      ok = false;
-    copies.push_back({copy, commit});
-  });
-  // Shared memory written otherwise (a tile staged from registers) is not
-  // pipelined.
-  loop.getBody()->walk([&](LocalStoreOp) { ok = false; });
-  return ok && !copies.empty();
-}
-
-SmallVector<Chain> Pipeliner::findChains() {
-  SmallVector<Chain> chains;
-  Block &body = program.getBody().front();
-  for (Operation &op : body) {
-    auto loop = dyn_cast<scf::ForOp>(op);
-    if (!loop)
-      continue;
-    Chain *last = chains.empty() ? nullptr : &chains.back();
-    if (last && last->upper() == loop.getLowerBound() &&
-        last->loops.back()->isBeforeInBlock(loop)) {
-      // Contiguous with the previous chain and nothing with side effects
-      // between them.
-      bool between = false;
-      for (Operation *o = last->loops.back()->getNextNode(); o != loop;
-           o = o->getNextNode())
-        between |= !isMemoryEffectFree(o);
-      if (!between) {
-        last->loops.push_back(loop);
-        continue;
-      }
-    }
-    chains.push_back(Chain{{loop}, {}, {}});
-  }
-  return chains;
-}
-
-bool Pipeliner::checkChain(Chain &chain) {
-  for (scf::ForOp loop : chain.loops) {
-    SmallVector<Copy> copies;
-    if (!analyzeLoop(loop, copies))
-      return false;
-    chain.copies.push_back(std::move(copies));
-  }
-  MutableArrayRef<Copy> first = chain.copies.front();
-  for (Copy &c : first)
-    chain.buffers.push_back(c.op.getDest());
-  for (size_t i = 1; i < chain.loops.size(); ++i) {
-    MutableArrayRef<Copy> copies = chain.copies[i];
-    if (copies.size() != first.size())
-      return false;
-    for (auto [a, b] : llvm::zip(first, copies)) {
-      if (a.op.getDest() != b.op.getDest() ||
-          a.op.getSource() != b.op.getSource())
-        return false;
-      for (auto [ia, ib] : llvm::zip(a.op.getIndices(), b.op.getIndices()))
-        if (!sameFunctionOfIV(ia, chain.loops.front(), ib, chain.loops[i]))
-          return false;
-    }
-  }
-  // The buffers are the chain's alone: written by these copies, read in
-  // these loops.
-  for (Value buffer : chain.buffers)
-    for (Operation *user : buffer.getUsers())
-      if (!llvm::any_of(chain.loops,
-                        [&](scf::ForOp l) { return l->isAncestor(user); }))
-        return false;
-  return true;
-}
-
 void Pipeliner::issue(OpBuilder &b, scf::ForOp loop,
-                      MutableArrayRef<Copy> copies,
+                      MutableArrayRef<ChainCopy> copies,
                       Value position, Value stage, ArrayRef<Value> staged) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), position);
@@ -260,19 +97,6 @@ void Pipeliner::issue(OpBuilder &b, scf::ForOp loop,
   }
 }
 
-/// The first op of `loop`'s body (at its top level) that reads `buffer`.
-static Operation *firstReader(scf::ForOp loop, Value buffer) {
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    bool reads = false;
-    op.walk([&](DotOp dot) {
-      reads |= dot.getA() == buffer || dot.getB() == buffer;
-    });
-    if (reads)
-      return &op;
-  }
-  return nullptr;
-}
-
 /// Sets the wait right before `reader` (attn-stage-shared put one there,
 /// followed by a barrier) to `pending`.
 static bool setWaitBefore(Operation *reader, int64_t pending) {
@@ -285,7 +109,7 @@ static bool setWaitBefore(Operation *reader, int64_t pending) {
   return true;
 }
 
-void Pipeliner::prefetchFirst(Chain &chain) {
+void Pipeliner::prefetchFirst(CopyChain &chain) {
   // Step 2. Check first, rewrite after: K (copy 0) is read first, V later.
   for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
     Operation *kReader = firstReader(loop, copies[0].op.getDest());
@@ -327,7 +151,7 @@ void Pipeliner::prefetchFirst(Chain &chain) {
     AsyncCommitOp::create(b, loc);
   }
   for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
-    Copy k = copies[0], v = copies[1];
+    ChainCopy k = copies[0], v = copies[1];
     Operation *kReader = firstReader(loop, k.op.getDest());
     Operation *vReader = firstReader(loop, v.op.getDest());
     // V where K was.
@@ -357,7 +181,7 @@ void Pipeliner::prefetchFirst(Chain &chain) {
   }
 }
 
-void Pipeliner::ring(Chain &chain) {
+void Pipeliner::ring(CopyChain &chain) {
   // Step 3. The buffers with `stages` stages.
   SmallVector<Value> staged;
   for (Value buffer : chain.buffers) {
@@ -426,7 +250,7 @@ void Pipeliner::ring(Chain &chain) {
     }
     AsyncCommitOp::create(b, l);
     // The copies, waits and barriers of attn-stage-shared go.
-    for (Copy &c : copies) {
+    for (ChainCopy &c : copies) {
       c.commit->erase();
       c.op->erase();
     }
@@ -492,8 +316,8 @@ void Pipeliner::hoistRegisterLoads(scf::ForOp loop) {
 }
 
 void Pipeliner::run() {
-  for (Chain &chain : findChains()) {
-    if (!checkChain(chain)) {
+  for (CopyChain &chain : findCopyChains(program)) {
+    if (!checkCopyChain(chain)) {
       if (stages > 1)
         chain.loops.front().emitWarning()
             << "stages = " << stages
@@ -521,6 +345,9 @@ struct AttnPipelinePass
     : public attn::impl::AttnPipelineBase<AttnPipelinePass> {
   void runOnOperation() override {
     getOperation()->walk([&](ProgramOp program) {
+      // attn-warp-specialize schedules the copies of such programs.
+      if (program.getGpuConfigOrDefault().getWarpSpecialize())
+        return;
       if (TileConfigAttr config = program.getConfigAttr())
         Pipeliner(program, config.getStages()).run();
     });

@@ -155,10 +155,17 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       on the tensor cores while the warpgroup computes the previous
       block's softmax (`attn-overlap-softmax`); `P V` is asynchronous too
       and both are waited for at the end of the block.
+    * `warp_specialize` (with `wgmma`): a producer warpgroup copies Q, K and
+      V with TMA into a ring of `stages` shared buffers, each stage with
+      "full" and "empty" mbarriers, while the `warps / 4` consumer
+      warpgroups compute (`attn-warp-specialize`); the kernel then has 128
+      threads more than `warps` says, and no CTA-wide barrier in its K/V
+      loop.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
     #attn.gpu_config<wgmma = true, overlap_softmax = true>
+    #attn.gpu_config<wgmma = true, warp_specialize = true>
     ```
   }];
   let parameters = (ins
@@ -166,18 +173,20 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$reverse_kv,
     DefaultValuedParameter<"bool", "false">:$loop_local_ids,
     DefaultValuedParameter<"bool", "false">:$wgmma,
-    DefaultValuedParameter<"bool", "false">:$overlap_softmax
+    DefaultValuedParameter<"bool", "false">:$overlap_softmax,
+    DefaultValuedParameter<"bool", "false">:$warp_specialize
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
-                   /*wgmma=*/false, /*overlap_softmax=*/false);
+                   /*wgmma=*/false, /*overlap_softmax=*/false,
+                   /*warp_specialize=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
-                   /*overlap_softmax=*/false);
+                   /*overlap_softmax=*/false, /*warp_specialize=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

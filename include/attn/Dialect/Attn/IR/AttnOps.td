@@ -11,5 +11,6 @@
 include "attn/Dialect/Attn/IR/AttnAttentionOp.td"
 include "attn/Dialect/Attn/IR/AttnTileOps.td"
 include "attn/Dialect/Attn/IR/AttnGPUOps.td"
+include "attn/Dialect/Attn/IR/AttnWarpSpecializeOps.td"
 
 #endif // ATTN_DIALECT_ATTN_IR_ATTNOPS_TD

@@ -44,4 +44,23 @@ def Attn_SharedBufferType : TypeDef<Attn_Dialect, "SharedBuffer"> {
 def Attn_SharedBuffer : Type<CPred<"::llvm::isa<::mlir::attn::SharedBufferType>($_self)">,
                              "shared-memory buffer", "::mlir::attn::SharedBufferType">;
 
+def Attn_MBarriersType : TypeDef<Attn_Dialect, "MBarriers"> {
+  let mnemonic = "mbarriers";
+  let summary = "An array of mbarriers in the shared memory of one program instance";
+  let description = [{
+    `count` hardware transaction barriers (PTX `mbarrier`, 8 bytes each),
+    one per pipeline stage: a stage's barrier completes a phase once the
+    expected number of threads have arrived and the bytes its TMA copies
+    announced have landed. Made by `attn.mbarrier_alloc`, used by
+    `attn.tma_copy`, `attn.mbarrier_wait` and `attn.mbarrier_arrive`.
+
+    ```mlir
+    !attn.mbarriers<2>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // ATTN_DIALECT_ATTN_IR_ATTNTYPES_TD

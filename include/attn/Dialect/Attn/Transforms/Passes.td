@@ -296,6 +296,56 @@ def AttnStageShared : Pass<"attn-stage-shared"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
+  let summary = "A TMA producer warpgroup and mbarrier-synchronized consumers (sm_90a)";
+  let description = [{
+    For programs whose `#attn.gpu_config` has `warp_specialize` (with
+    `wgmma`), as `attn-stage-shared` left them: the copies become
+    `attn.tma_copy` issued by one producer thread, the chain's K and V
+    buffers get `stages` stages, each stage a "full" barrier (the copy has
+    landed) and an "empty" one (every consumer thread is done reading it),
+    and the program from its first K/V loop on becomes the consumers'
+    region of an `attn.warp_specialize`. The consumers wait for a stage's
+    "full" barrier before the product that reads it and arrive at its
+    "empty" barrier after; the producer waits for "empty" before copying
+    the next block into the stage. No CTA-wide barrier is left in the K/V
+    loops. A program this cannot handle (async products, tiles staged from
+    registers, copies that TMA cannot describe, several chains) is an error
+    at the program: the configuration asked for it.
+
+    ```mlir
+    // after (abridged): stages = 2, two consumer warpgroups
+    %pre = attn.mbarrier_alloc {arrivals = 1 : i64} : !attn.mbarriers<1>
+    %fullK = attn.mbarrier_alloc {arrivals = 1 : i64} : !attn.mbarriers<2>
+    %emptyK = attn.mbarrier_alloc {arrivals = 256 : i64} : !attn.mbarriers<2>
+    ...
+    attn.warp_specialize {consumer_registers = 240 : i64, consumer_warpgroups = 2 : i64,
+                          producer_registers = 24 : i64} producer {
+      attn.tma_copy %q[%b, %h, %row, %c0] into %qbuf, %pre[%c0] : ...
+      scf.for %t = %lo to %hi step %c1 {
+        ... %stage = (t - lo) % 2, %phase = (t - lo) / 2
+        attn.mbarrier_wait %emptyK[%stage], %phase_plus_1 : !attn.mbarriers<2>
+        attn.tma_copy %k[%b, %hk, %krow, %c0] into %kstage, %fullK[%stage] : ...
+        ...
+      }
+    } consumers {
+      attn.mbarrier_wait %pre[%c0], %c0 : !attn.mbarriers<1>
+      scf.for %j = %lo to %hi step %c1 ... {
+        attn.mbarrier_wait %fullK[%stage], %phase : !attn.mbarriers<2>
+        %s = attn.dot %qbuf, %kstage, %z transpose_b : ...
+        attn.mbarrier_arrive %emptyK[%stage] : !attn.mbarriers<2>
+        ...
+      }
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::attn::AttnDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def AttnPipeline : Pass<"attn-pipeline"> {
   let summary = "Overlap the K/V copies of a program with its products (by `stages`)";
   let description = [{

@@ -1,0 +1,211 @@
+//===- WarpSpecializeToNVVM.cpp - TMA, mbarriers, producer/consumer -------===//
+//
+// attn.mbarrier_* and attn.tma_copy become the NVVM mbarrier and
+// cp.async.bulk.tensor ops (the barriers are 8-byte words in the
+// program's dynamic shared memory, at the offset attn-allocate-shared
+// gave); attn.warp_specialize becomes a branch on the thread id with the
+// setmaxnreg of each side, its consumers' barriers named barriers among the
+// consumer threads only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::nvgpu;
+
+/// The named barrier of the consumer threads (0 is bar.sync's, the CTA's).
+static constexpr int64_t kConsumerBarrier = 1;
+
+/// A shared-memory pointer to byte `offset` (i32) of the dynamic shared
+/// memory.
+static Value sharedPointer(ImplicitLocOpBuilder &b, Value offset) {
+  Value base = getSharedBase(b);
+  return LLVM::GEPOp::create(b, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+/// Barrier `index` (an index value) of the barriers at `offset`.
+static Value barrierPointer(ImplicitLocOpBuilder &b, Value offset,
+                            Value index) {
+  Value byte = arith::MulIOp::create(b, toI32(b, index), i32(b, 8));
+  return sharedPointer(b, arith::AddIOp::create(b, offset, byte));
+}
+
+static Value threadId(ImplicitLocOpBuilder &b) {
+  return toI32(b, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+}
+
+namespace {
+
+struct MBarrierAllocLowering : public OpConversionPattern<MBarrierAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierAllocOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> offset = op.getOffset();
+    if (!offset)
+      return rewriter.notifyMatchFailure(op, "no offset (run attn-allocate-shared)");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value base = i32(b, *offset);
+    // Thread 0 initializes; the CTA barrier after it publishes the
+    // initialized barriers to every thread (producer included) before any
+    // use.
+    Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                        threadId(b), i32(b, 0));
+    auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+    {
+      ImplicitLocOpBuilder ib(op.getLoc(), rewriter);
+      ib.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t i = 0; i < op.getType().getCount(); ++i)
+        NVVM::MBarrierInitOp::create(
+            ib, sharedPointer(ib, i32(ib, *offset + 8 * i)),
+            i32(ib, op.getArrivals()), /*predicate=*/Value());
+      NVVM::FenceMbarrierInitOp::create(ib);
+    }
+    gpu::BarrierOp::create(b);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering : public OpConversionPattern<MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value bar = barrierPointer(b, adaptor.getBarriers().front(),
+                               adaptor.getIndex().front());
+    Value parity =
+        arith::RemUIOp::create(b, toI32(b, adaptor.getPhase().front()), i32(b, 2));
+    // The suspend-time hint CUTLASS uses (ns); the op loops until done.
+    NVVM::MBarrierTryWaitParityOp::create(b, bar, parity, i32(b, 10000000));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierArriveLowering : public OpConversionPattern<MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value bar = barrierPointer(b, adaptor.getBarriers().front(),
+                               adaptor.getIndex().front());
+    NVVM::MBarrierArriveOp::create(b, Type(), bar, /*count=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One arrive.expect_tx of the tile's bytes, then one box per 64-column
+/// block (each an [R, 64] tile of 128-byte rows, 128 R bytes apart: the
+/// #attn.swizzled<blocked> layout is what TMA's 128-byte swizzle writes).
+struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (adaptor.getTensorMap().empty())
+      return op.emitOpError()
+             << "has no TMA descriptor: only a copy of a kernel buffer "
+                "(outlined by convert-attn-tile-to-nvvm) has one";
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    SharedBufferType dest = op.getDest().getType();
+    int64_t rows = dest.getShape()[0], cols = dest.getShape()[1];
+    int64_t eltBytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t boxCols = 128 / eltBytes;
+    Value bar = barrierPointer(b, adaptor.getBarriers().front(),
+                               adaptor.getIndex().front());
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, Type(), bar, i32(b, op.getBytes()), NVVM::MemScopeKind::CTA,
+        /*relaxed=*/false, /*predicate=*/Value());
+    SmallVector<Value> idx;
+    for (ValueRange v : adaptor.getIndices())
+      idx.push_back(toI32(b, v.front()));
+    Value tmap = adaptor.getTensorMap().front();
+    Value dst = adaptor.getDest().front();
+    for (int64_t block = 0; block * boxCols < cols; ++block) {
+      // Coordinates innermost first.
+      SmallVector<Value> coords;
+      coords.push_back(arith::AddIOp::create(b, idx.back(),
+                                             i32(b, block * boxCols)));
+      for (int64_t d = idx.size() - 2; d >= 0; --d)
+        coords.push_back(idx[d]);
+      // sm_90 TMA writes to shared::cluster addresses; this CTA's shared
+      // addresses are ones (no cluster: a cluster of one).
+      Value smem = LLVM::AddrSpaceCastOp::create(
+          b, LLVM::LLVMPointerType::get(b.getContext(), 7),
+          sharedPointer(b, arith::AddIOp::create(b, dst,
+                                                 i32(b, block * rows * 128))));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, smem, tmap, coords, bar, /*im2colOffsets=*/ValueRange(),
+          /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+          /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WarpSpecializeLowering : public OpConversionPattern<WarpSpecializeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpSpecializeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t consumers = 128 * op.getConsumerWarpgroups();
+    // The consumers' barriers wait for the consumer threads only: the
+    // producer never reaches them.
+    SmallVector<gpu::BarrierOp> barriers;
+    op.getConsumers().walk([&](gpu::BarrierOp bar) { barriers.push_back(bar); });
+    for (gpu::BarrierOp bar : barriers) {
+      ImplicitLocOpBuilder bb(bar.getLoc(), rewriter);
+      bb.setInsertionPoint(bar);
+      NVVM::BarrierOp::create(bb, Type(), i32(bb, kConsumerBarrier),
+                              i32(bb, consumers), {}, Value());
+      rewriter.eraseOp(bar);
+    }
+    Value tid = threadId(b);
+    Value isConsumer =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid, i32(b, consumers));
+    auto branch = scf::IfOp::create(b, isConsumer, /*withElseRegion=*/true);
+    // setmaxnreg is per warpgroup: every warp of one executes the same.
+    {
+      ImplicitLocOpBuilder cb(op.getLoc(), rewriter);
+      cb.setInsertionPointToStart(branch.thenBlock());
+      NVVM::SetMaxRegisterOp::create(cb, op.getConsumerRegisters(),
+                                     NVVM::SetMaxRegisterAction::increase);
+      rewriter.inlineBlockBefore(&op.getConsumers().front(),
+                                 branch.thenBlock()->getTerminator());
+    }
+    {
+      ImplicitLocOpBuilder pb(op.getLoc(), rewriter);
+      pb.setInsertionPointToStart(branch.elseBlock());
+      NVVM::SetMaxRegisterOp::create(pb, op.getProducerRegisters(),
+                                     NVVM::SetMaxRegisterAction::decrease);
+      Value leader = arith::CmpIOp::create(pb, arith::CmpIPredicate::eq, tid,
+                                           i32(pb, consumers));
+      auto issue = scf::IfOp::create(pb, leader, /*withElseRegion=*/false);
+      rewriter.inlineBlockBefore(&op.getProducer().front(),
+                                 issue.thenBlock()->getTerminator());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void nvgpu::populateWarpSpecializeToNVVMPatterns(TileTypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
+  patterns.add<MBarrierAllocLowering, MBarrierWaitLowering,
+               MBarrierArriveLowering, TmaCopyLowering, WarpSpecializeLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,79 @@
+//===- WarpSpecializeOps.cpp - producer/consumer programs -----------------===//
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+//===----------------------------------------------------------------------===//
+// MBarrierAllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MBarrierAllocOp::verify() {
+  // Initialized by one thread for all: every thread must reach it, before
+  // the program splits into producer and consumers.
+  if (!isa<ProgramOp>((*this)->getParentOp()))
+    return emitOpError() << "must be at the top level of an attn.program "
+                            "(every thread initializes and then uses it)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmaCopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaCopyOp::verify() {
+  MemRefType source = getSource().getType();
+  SharedBufferType dest = getDest().getType();
+  if (dest.getRank() != 2)
+    return emitOpError() << "copies into one 2-D stage, got " << dest;
+  if (source.getRank() < 2 || source.getRank() > 5)
+    return emitOpError() << "copies from a buffer of rank 2 to 5 (what a TMA "
+                            "descriptor describes), got "
+                         << source;
+  if (getIndices().size() != static_cast<size_t>(source.getRank()))
+    return emitOpError() << "expected " << source.getRank()
+                         << " indices for " << source << ", got "
+                         << getIndices().size();
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError() << "element types differ: " << source.getElementType()
+                         << " vs " << dest.getElementType();
+  auto layout = dyn_cast<SwizzledSharedLayoutAttr>(dest.getLayout());
+  if (!layout || !layout.getBlocked())
+    return emitOpError() << "writes 64-column blocks with the 128-byte "
+                            "swizzle: the destination needs "
+                            "#attn.swizzled<blocked>, got "
+                         << dest;
+  if (dest.getShape()[0] > 256)
+    return emitOpError() << "copies at most 256 rows (a TMA box), got "
+                         << dest.getShape()[0];
+  auto ws = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (!ws || !ws.getProducer().isAncestor((*this)->getParentRegion()))
+    return emitOpError() << "is issued by the producer thread: it must be "
+                            "inside the producer region of "
+                            "attn.warp_specialize";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  Operation *op = getOperation();
+  if (!isa<ProgramOp>(op->getParentOp()) || op->getNextNode())
+    return emitOpError() << "must be the last op of an attn.program (the "
+                            "producer's threads run nothing after it)";
+  // setmaxnreg takes 24..256 registers in steps of 8.
+  for (int64_t regs : {getProducerRegisters(), getConsumerRegisters()})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError() << "register budgets are multiples of 8 in [24, "
+                              "256] (setmaxnreg), got "
+                           << regs;
+  int64_t threads = 128 * (getConsumerWarpgroups() + 1);
+  if (threads > 1024)
+    return emitOpError() << "needs " << threads
+                         << " threads (consumers and the producer "
+                            "warpgroup), over 1024";
+  return success();
+}

@@ -1,0 +1,376 @@
+//===- WarpSpecialize.cpp - a TMA producer warpgroup and its consumers ----===//
+//
+// The cp.async ring of attn-pipeline has every thread copy, so each K/V
+// block starts with a CTA-wide barrier that keeps the warpgroups in
+// lockstep (a third of the stall cycles of the sm_90a kernels, ncu,
+// docs/perf-log.md). Here one producer thread issues every copy with TMA
+// and the consumers wait for each stage on an mbarrier, as FlashAttention-3
+// does: nothing in the K/V loop waits for all threads.
+//
+// Algorithm (per attn.program whose #attn.gpu_config has warp_specialize;
+// the program as attn-stage-shared left it):
+//  1. Check: wgmma, no async products, nothing staged from registers; one
+//     chain of K/V loops (CopyChains.h) copying K then V; the other copies
+//     (Q) at the top level before the chain; every copy reads a program
+//     buffer whole (directly, or through a rank-reducing unit-stride
+//     subview of its full trailing extents, so that rows past the end read
+//     zeros from TMA as they do from cp.async). Anything else is an error:
+//     the configuration asked for it.
+//  2. Barriers at the top of the program: `pre` (the copies before the
+//     chain, one arrival each), and per copy of the chain `full` (one
+//     arrival, the producer's) and `empty` (every consumer thread) with
+//     `stages` barriers; the chain's buffers get `stages` stages.
+//  3. attn.warp_specialize replaces the program from the first chain loop
+//     to its end: `consumers` is that code; `producer` issues the copies
+//     before the chain (into `pre`), then for every block t of the chain,
+//     relative block r = t - lo, stage r % stages, phase r / stages:
+//     waits for `empty[stage]` of the phase before and copies into the
+//     stage (announcing to `full[stage]`).
+//  4. In every chain loop: the block's stage and phase at the top; before
+//     the first reader of a copy's buffer a wait for `full[stage]`, after
+//     it an arrival at `empty[stage]` (the products are waited for at the
+//     op: their shared-memory reads are done); the cp.async copies,
+//     commits, waits and barriers go. The consumers start by waiting for
+//     `pre`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Dialect/Attn/Transforms/CopyChains.h"
+#include "attn/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace attn {
+#define GEN_PASS_DEF_ATTNWARPSPECIALIZE
+#include "attn/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace attn
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// Where a TMA copy reads: a program buffer and the full-rank indices of
+/// the tile's first element (built at the copy's place by `tmaSource`).
+struct TmaSource {
+  Value buffer;
+  SmallVector<Value> indices;
+};
+
+/// Whether `size` is the extent of `buffer`'s dimension `d`.
+static bool isFullExtent(OpFoldResult size, Value buffer, int64_t d) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (auto attr = dyn_cast<Attribute>(size))
+    return !type.isDynamicDim(d) &&
+           cast<IntegerAttr>(attr).getInt() == type.getDimSize(d);
+  auto dim = cast<Value>(size).getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  return dim && dim.getSource() == buffer && index && *index == d;
+}
+
+/// The program buffer `copy` reads and the indices into it, built at `b`
+/// from the copy's indices `indices` (already at `b`'s place); failure
+/// with `why` when the source is not a whole program buffer.
+static FailureOr<TmaSource> tmaSource(OpBuilder &b, ProgramOp program,
+                                      AsyncCopyOp copy, ValueRange indices,
+                                      std::string &why) {
+  Value source = copy.getSource();
+  if (llvm::is_contained(program.getBuffers(), source))
+    return TmaSource{source, SmallVector<Value>(indices)};
+  auto view = source.getDefiningOp<memref::SubViewOp>();
+  if (!view || !llvm::is_contained(program.getBuffers(), view.getSource())) {
+    why = "reads a view TMA cannot describe (not a program buffer or a "
+          "subview of one)";
+    return failure();
+  }
+  Value buffer = view.getSource();
+  int64_t rank = view.getSourceType().getRank();
+  int64_t kept = copy.getSource().getType().getRank();
+  SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = view.getMixedSizes();
+  bool unitStrides = llvm::all_of(view.getStaticStrides(),
+                                  [](int64_t s) { return s == 1; });
+  bool ok = unitStrides && kept == 2;
+  for (int64_t d = 0; ok && d < rank; ++d) {
+    if (d < rank - kept)
+      ok = isConstantIntValue(sizes[d], 1);
+    else
+      ok = isConstantIntValue(offsets[d], 0) && isFullExtent(sizes[d], buffer, d);
+  }
+  if (!ok) {
+    why = "reads a subview that is not unit-stride rows and columns of whole "
+          "trailing dimensions (TMA bounds are the buffer's)";
+    return failure();
+  }
+  TmaSource result{buffer, {}};
+  Location loc = copy.getLoc();
+  for (int64_t d = 0; d < rank - kept; ++d)
+    result.indices.push_back(getValueOrCreateConstantIndexOp(b, loc, offsets[d]));
+  llvm::append_range(result.indices, indices);
+  return result;
+}
+
+class Specializer {
+public:
+  explicit Specializer(ProgramOp program) : program(program) {}
+  LogicalResult run();
+
+private:
+  ProgramOp program;
+  TileConfigAttr config;
+  CopyChain chain;
+  /// The copies before the chain (Q).
+  SmallVector<ChainCopy> preCopies;
+
+  LogicalResult check();
+  Value makeBarriers(OpBuilder &b, int64_t count, int64_t arrivals);
+  /// The block's stage and phase for chain position `pos`.
+  std::pair<Value, Value> stageAndPhase(OpBuilder &b, Location loc,
+                                        Value pos);
+  /// Builds `attn.tma_copy` of `copy` at `b` (its indices computed by
+  /// `indices`, at `b`'s place).
+  LogicalResult emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices,
+                        Value dest, Value barriers, Value index);
+};
+
+LogicalResult Specializer::check() {
+  config = program.getConfigAttr();
+  auto fail = [&](const Twine &why) {
+    return program.emitOpError()
+           << "warp_specialize: " << why;
+  };
+  if (!config || !program.getGpuConfigOrDefault().getWgmma())
+    return fail("needs wgmma (a producer warpgroup feeds warpgroup MMA "
+                "consumers)");
+  if (config.getWarps() % 4 != 0)
+    return fail("needs whole consumer warpgroups (warps a multiple of 4)");
+  bool asyncDot = false, staged = false;
+  program.walk([&](DotOp dot) { asyncDot |= dot.getAsync(); });
+  program.walk([&](LocalStoreOp) { staged = true; });
+  if (asyncDot)
+    return fail("does not combine with overlap_softmax yet (the empty "
+                "barrier of an async product's stage would be arrived at "
+                "before its wait)");
+  if (staged)
+    return fail("cannot feed tiles staged from registers (attn.local_store)");
+  SmallVector<CopyChain> chains = findCopyChains(program);
+  auto copying = llvm::make_filter_range(chains, [](CopyChain &c) {
+    bool copies = false;
+    for (scf::ForOp loop : c.loops)
+      loop.walk([&](AsyncCopyOp) { copies = true; });
+    return copies;
+  });
+  auto it = copying.begin();
+  if (it == copying.end() || std::next(it) != copying.end())
+    return fail("needs exactly one chain of K/V loops with copies");
+  chain = *it;
+  if (!checkCopyChain(chain) || chain.copies.front().size() != 2)
+    return fail("needs K/V loops over one contiguous range of blocks, each "
+                "copying two tiles (K, V) as the same function of its block");
+  scf::ForOp first = chain.loops.front();
+  bool ok = true;
+  program.getBody().walk([&](AsyncCopyOp copy) {
+    if (llvm::any_of(chain.loops,
+                     [&](scf::ForOp l) { return l->isAncestor(copy); }))
+      return;
+    auto commit = dyn_cast_or_null<AsyncCommitOp>(copy->getNextNode());
+    if (copy->getParentOp() != program || !commit ||
+        !copy->isBeforeInBlock(first))
+      ok = false;
+    preCopies.push_back({copy, commit});
+  });
+  if (!ok)
+    return fail("copies outside the K/V loops must be at the top level of "
+                "the program, before them");
+  // Everything before the chain runs on the producer's threads too: it
+  // must have no effect but allocating shared buffers and the copies.
+  for (Operation &op : program.getBody().front()) {
+    if (&op == first.getOperation())
+      break;
+    if (!isMemoryEffectFree(&op) &&
+        !isa<LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp,
+             gpu::BarrierOp>(op))
+      return op.emitOpError()
+             << "warp_specialize: runs before the K/V loops, where the "
+                "producer's threads run too; only side-effect free code and "
+                "copies may";
+  }
+  return success();
+}
+
+Value Specializer::makeBarriers(OpBuilder &b, int64_t count,
+                                int64_t arrivals) {
+  return MBarrierAllocOp::create(
+      b, program.getLoc(), MBarriersType::get(b.getContext(), count),
+      b.getI64IntegerAttr(arrivals), IntegerAttr());
+}
+
+std::pair<Value, Value> Specializer::stageAndPhase(OpBuilder &b, Location loc,
+                                                   Value pos) {
+  Value rel = arith::SubIOp::create(b, loc, pos, chain.lower());
+  Value s = arith::ConstantIndexOp::create(b, loc, config.getStages());
+  return {arith::RemUIOp::create(b, loc, rel, s),
+          arith::DivUIOp::create(b, loc, rel, s)};
+}
+
+LogicalResult Specializer::emitTma(OpBuilder &b, AsyncCopyOp copy,
+                                   ValueRange indices, Value dest,
+                                   Value barriers, Value index) {
+  std::string why;
+  FailureOr<TmaSource> src = tmaSource(b, program, copy, indices, why);
+  if (failed(src))
+    return copy.emitOpError() << "warp_specialize: " << why;
+  TmaCopyOp::create(b, copy.getLoc(), src->buffer, src->indices, dest,
+                    barriers, index, /*tensor_map=*/Value());
+  return success();
+}
+
+LogicalResult Specializer::run() {
+  if (failed(check()))
+    return failure();
+  MLIRContext *ctx = program.getContext();
+  Location loc = program.getLoc();
+  int64_t stages = config.getStages();
+  int64_t consumerGroups = config.getWarps() / 4;
+  scf::ForOp first = chain.loops.front();
+  SmallVector<ChainCopy> &firstCopies = chain.copies.front();
+  // The readers, before any rewriting.
+  SmallVector<SmallVector<Operation *>> readers;
+  for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
+    readers.emplace_back();
+    for (ChainCopy &c : copies) {
+      Operation *reader = firstReader(loop, c.op.getDest());
+      if (!reader)
+        return c.op.emitOpError()
+               << "warp_specialize: its buffer is not read by a product of "
+                  "the loop";
+      readers.back().push_back(reader);
+    }
+  }
+
+  // Step 2.
+  OpBuilder b(first);
+  Value pre = preCopies.empty()
+                  ? Value()
+                  : makeBarriers(b, 1, preCopies.size());
+  SmallVector<Value> full, empty, staged;
+  for (Value buffer : chain.buffers) {
+    full.push_back(makeBarriers(b, stages, 1));
+    empty.push_back(makeBarriers(b, stages, 128 * consumerGroups));
+    auto type = cast<SharedBufferType>(buffer.getType());
+    SmallVector<int64_t> shape{stages};
+    llvm::append_range(shape, type.getShape());
+    staged.push_back(LocalAllocOp::create(
+        b, loc,
+        SharedBufferType::get(ctx, shape, type.getElementType(),
+                              type.getLayout()),
+        IntegerAttr()));
+  }
+
+  // Step 3. Register budgets for setmaxnreg (multiples of 8): the producer
+  // keeps 24; the consumers share what a CTA holds at its occupancy (one
+  // CTA of 384 threads, or two of 256 per SM: 65536 registers).
+  int64_t producerRegs = 24;
+  int64_t ctas = consumerGroups == 1 ? 2 : 1;
+  int64_t consumerRegs =
+      std::min<int64_t>(240, (65536 / ctas / 128 - producerRegs) /
+                                 consumerGroups / 8 * 8);
+  auto ws = WarpSpecializeOp::create(
+      b, loc, b.getI64IntegerAttr(consumerGroups),
+      b.getI64IntegerAttr(producerRegs), b.getI64IntegerAttr(consumerRegs));
+  Block *producer = new Block(), *consumers = new Block();
+  ws.getProducer().push_back(producer);
+  ws.getConsumers().push_back(consumers);
+  // The first chain loop and everything after it are the consumers'.
+  for (Operation *op = first; op;) {
+    Operation *next = op->getNextNode();
+    op->moveBefore(consumers, consumers->end());
+    op = next;
+  }
+
+  // The producer: the copies before the chain, then the chain's.
+  OpBuilder pb = OpBuilder::atBlockBegin(producer);
+  Value c0 = arith::ConstantIndexOp::create(pb, loc, 0);
+  for (ChainCopy &c : preCopies)
+    if (failed(emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0)))
+      return failure();
+  Value c1 = arith::ConstantIndexOp::create(pb, loc, 1);
+  auto loop = scf::ForOp::create(pb, loc, chain.lower(), chain.upper(), c1);
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    Value pos = loop.getInductionVar();
+    auto [stage, phase] = stageAndPhase(lb, loc, pos);
+    // The phase before: a fresh barrier counts it as complete.
+    Value before = arith::AddIOp::create(lb, loc, phase, c1);
+    IRMapping mapping;
+    for (auto [i, c] : llvm::enumerate(firstCopies)) {
+      MBarrierWaitOp::create(lb, loc, empty[i], stage, before);
+      SmallVector<Value> indices;
+      for (Value idx : c.op.getIndices())
+        indices.push_back(cloneAt(lb, idx, first, pos, mapping));
+      auto type = cast<SharedBufferType>(staged[i].getType());
+      Value dest =
+          LocalViewOp::create(lb, loc, type.dropLeadingDim(), staged[i], stage);
+      if (failed(emitTma(lb, c.op, indices, dest, full[i], stage)))
+        return failure();
+    }
+  }
+
+  // Step 4.
+  OpBuilder cb = OpBuilder::atBlockBegin(consumers);
+  if (pre)
+    MBarrierWaitOp::create(cb, loc, pre, arith::ConstantIndexOp::create(cb, loc, 0),
+                           arith::ConstantIndexOp::create(cb, loc, 0));
+  for (auto [l, copies, rs] : llvm::zip(chain.loops, chain.copies, readers)) {
+    scf::ForOp kvLoop = l;
+    Location ll = kvLoop.getLoc();
+    OpBuilder lb = OpBuilder::atBlockBegin(kvLoop.getBody());
+    auto [stage, phase] = stageAndPhase(lb, ll, kvLoop.getInductionVar());
+    for (auto [i, c] : llvm::enumerate(copies)) {
+      auto type = cast<SharedBufferType>(c.op.getDest().getType());
+      Value view = LocalViewOp::create(lb, ll, type, staged[i], stage);
+      chain.buffers[i].replaceUsesWithIf(view, [&](OpOperand &use) {
+        return kvLoop->isAncestor(use.getOwner());
+      });
+      OpBuilder rb(rs[i]);
+      MBarrierWaitOp::create(rb, ll, full[i], stage, phase);
+      rb.setInsertionPointAfter(rs[i]);
+      MBarrierArriveOp::create(rb, ll, empty[i], stage);
+    }
+    for (ChainCopy &c : copies) {
+      c.commit->erase();
+      c.op->erase();
+    }
+    for (Operation &op :
+         llvm::make_early_inc_range(kvLoop.getBody()->without_terminator()))
+      if (isa<AsyncWaitOp, gpu::BarrierOp>(op))
+        op.erase();
+  }
+  for (ChainCopy &c : preCopies) {
+    c.commit->erase();
+    c.op->erase();
+  }
+  // No cp.async group is left to wait for.
+  program.getBody().walk([](AsyncWaitOp op) { op->erase(); });
+  for (Value buffer : chain.buffers)
+    buffer.getDefiningOp()->erase();
+  return success();
+}
+
+struct AttnWarpSpecializePass
+    : public attn::impl::AttnWarpSpecializeBase<AttnWarpSpecializePass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](ProgramOp program) {
+      if (program.getGpuConfigOrDefault().getWarpSpecialize())
+        failed |= mlir::failed(Specializer(program).run());
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace
