@@ -4,7 +4,7 @@
 #   bash bench/device/checks_run.sh pairs      # interleaved A/B timing: new vs
 #                                              # template, A/A noise, mods vs base
 #   bash bench/device/checks_run.sh sass A B   # SASS of two cubins, normalized, diffed
-#   bash bench/device/checks_run.sh sanitize K1,K2,...  # memcheck + racecheck
+#   bash bench/device/checks_run.sh sanitize K1,K2,...  # memcheck, racecheck, synccheck
 # Results under $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/out}; mkdir -p "$out"
@@ -34,7 +34,7 @@ sass)
   ;;
 sanitize)
   rc=0
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     compute-sanitizer --tool $tool --error-exitcode 3 ${KNS:+--kernel-name kns=$KNS} \
         python3 bench/device/sanitize.py --artifacts "$art" --runtime $lib "$1" \
         > "$out/sanitize-$tool.txt" 2>&1

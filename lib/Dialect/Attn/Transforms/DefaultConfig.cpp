@@ -47,10 +47,11 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   bool registerTiles = mods.bias || mods.positional;
   bool window = mask.getKind() == MaskKind::Window;
   auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
-                   int64_t stages, bool splitKV) {
+                   int64_t stages, bool splitKV, bool warpSpecialize = false) {
     return DefaultConfig{
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
-        GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true)};
+        GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
+                           /*overlap_softmax=*/false, warpSpecialize)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -82,6 +83,20 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // N = 512 down to 1.00x at 16384. (Unmasked D = 128 with 64 x 128 ran
     // 1.12x at N = 512 but 0.93x at 16384: a choice by sequence length,
     // left to tuning.)
+    // A TMA producer warpgroup feeding two consumer warpgroups
+    // (warp_specialize), measured against the kernels above in one run
+    // (results/h200/2026-12-01-warp-specialize.md): D = 128 unmasked
+    // 128 x 128, 1.08-1.19x at every N; causal D = 128 128 x 128,
+    // 1.04-1.34x for N >= 2048 but 0.85-0.94x at N = 512-1024 (a choice by
+    // length that a per-bucket dispatch would make); D = 256 unmasked
+    // 128 x 64, 1.02-1.15x. Not (yet) for D = 64 (0.74-0.92x), causal
+    // D = 256 on one warpgroup (0.87-0.94x), windows (0.96x) or score
+    // modifications (not measured).
+    bool plain = !registerTiles && !mods.softcap;
+    if (plain && d == 128)
+      return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true);
+    if (plain && d == 256 && mask.getKind() == MaskKind::None)
+      return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
     if (d == 256)
       return wgmma(64, 64, 4, 1, true);
     if (d == 128 && mask.getKind() == MaskKind::Causal && !registerTiles)

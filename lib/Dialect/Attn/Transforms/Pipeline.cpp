@@ -345,8 +345,11 @@ struct AttnPipelinePass
     : public attn::impl::AttnPipelineBase<AttnPipelinePass> {
   void runOnOperation() override {
     getOperation()->walk([&](ProgramOp program) {
-      // attn-warp-specialize schedules the copies of such programs.
-      if (program.getGpuConfigOrDefault().getWarpSpecialize())
+      // attn-warp-specialize scheduled the copies of such programs (where
+      // it could).
+      bool specialized = false;
+      program.walk([&](WarpSpecializeOp) { specialized = true; });
+      if (specialized)
         return;
       if (TileConfigAttr config = program.getConfigAttr())
         Pipeliner(program, config.getStages()).run();

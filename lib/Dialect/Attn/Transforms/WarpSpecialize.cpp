@@ -14,8 +14,10 @@
 //     (Q) at the top level before the chain; every copy reads a program
 //     buffer whole (directly, or through a rank-reducing unit-stride
 //     subview of its full trailing extents, so that rows past the end read
-//     zeros from TMA as they do from cp.async). Anything else is an error:
-//     the configuration asked for it.
+//     zeros from TMA as they do from cp.async), and no buffer copied with
+//     two tile heights (a kernel has one TMA descriptor per buffer).
+//     Anything else keeps the cp.async schedule of attn-pipeline, with a
+//     warning that says why (the knob is a schedule, not semantics).
 //  2. Barriers at the top of the program: `pre` (the copies before the
 //     chain, one arrival each), and per copy of the chain `full` (one
 //     arrival, the producer's) and `empty` (every consumer thread) with
@@ -28,8 +30,8 @@
 //     stage (announcing to `full[stage]`).
 //  4. In every chain loop: the block's stage and phase at the top; before
 //     the first reader of a copy's buffer a wait for `full[stage]`, after
-//     it an arrival at `empty[stage]` (the products are waited for at the
-//     op: their shared-memory reads are done); the cp.async copies,
+//     the last an arrival at `empty[stage]` (the products are waited for
+//     at the op: their shared-memory reads are done); the cp.async copies,
 //     commits, waits and barriers go. The consumers start by waiting for
 //     `pre`.
 //
@@ -72,20 +74,17 @@ static bool isFullExtent(OpFoldResult size, Value buffer, int64_t d) {
   return dim && dim.getSource() == buffer && index && *index == d;
 }
 
-/// The program buffer `copy` reads and the indices into it, built at `b`
-/// from the copy's indices `indices` (already at `b`'s place); failure
-/// with `why` when the source is not a whole program buffer.
-static FailureOr<TmaSource> tmaSource(OpBuilder &b, ProgramOp program,
-                                      AsyncCopyOp copy, ValueRange indices,
-                                      std::string &why) {
+/// The program buffer `copy` reads (directly or through a subview TMA can
+/// describe), or null with `why`.
+static Value tmaBuffer(ProgramOp program, AsyncCopyOp copy, std::string &why) {
   Value source = copy.getSource();
   if (llvm::is_contained(program.getBuffers(), source))
-    return TmaSource{source, SmallVector<Value>(indices)};
+    return source;
   auto view = source.getDefiningOp<memref::SubViewOp>();
   if (!view || !llvm::is_contained(program.getBuffers(), view.getSource())) {
-    why = "reads a view TMA cannot describe (not a program buffer or a "
-          "subview of one)";
-    return failure();
+    why = "a copy reads a view TMA cannot describe (not a program buffer or "
+          "a subview of one)";
+    return Value();
   }
   Value buffer = view.getSource();
   int64_t rank = view.getSourceType().getRank();
@@ -102,10 +101,25 @@ static FailureOr<TmaSource> tmaSource(OpBuilder &b, ProgramOp program,
       ok = isConstantIntValue(offsets[d], 0) && isFullExtent(sizes[d], buffer, d);
   }
   if (!ok) {
-    why = "reads a subview that is not unit-stride rows and columns of whole "
-          "trailing dimensions (TMA bounds are the buffer's)";
-    return failure();
+    why = "a copy reads a subview that is not unit-stride rows and columns "
+          "of whole trailing dimensions (TMA bounds are the buffer's)";
+    return Value();
   }
+  return buffer;
+}
+
+/// The TMA source of `copy` (checked by tmaBuffer) and its indices, built at
+/// `b` from the copy's indices `indices` (already at `b`'s place).
+static TmaSource tmaSource(OpBuilder &b, ProgramOp program, AsyncCopyOp copy,
+                           ValueRange indices) {
+  std::string why;
+  Value buffer = tmaBuffer(program, copy, why);
+  if (buffer == copy.getSource())
+    return TmaSource{buffer, SmallVector<Value>(indices)};
+  auto view = copy.getSource().getDefiningOp<memref::SubViewOp>();
+  int64_t rank = view.getSourceType().getRank();
+  int64_t kept = copy.getSource().getType().getRank();
+  SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
   TmaSource result{buffer, {}};
   Location loc = copy.getLoc();
   for (int64_t d = 0; d < rank - kept; ++d)
@@ -114,10 +128,22 @@ static FailureOr<TmaSource> tmaSource(OpBuilder &b, ProgramOp program,
   return result;
 }
 
+/// The last op of `loop`'s body (at its top level) that reads `buffer`.
+static Operation *lastReader(scf::ForOp loop, Value buffer) {
+  Operation *last = nullptr;
+  for (Operation &op : loop.getBody()->without_terminator())
+    op.walk([&](DotOp dot) {
+      if (dot.getA() == buffer || dot.getB() == buffer)
+        last = &op;
+    });
+  return last;
+}
+
 class Specializer {
 public:
   explicit Specializer(ProgramOp program) : program(program) {}
-  LogicalResult run();
+  /// Specializes the program; false (with a warning) where it cannot.
+  bool run();
 
 private:
   ProgramOp program;
@@ -126,37 +152,39 @@ private:
   /// The copies before the chain (Q).
   SmallVector<ChainCopy> preCopies;
 
-  LogicalResult check();
+  /// Whether the program can be specialized; `why` says why not.
+  bool check(std::string &why);
   Value makeBarriers(OpBuilder &b, int64_t count, int64_t arrivals);
   /// The block's stage and phase for chain position `pos`.
   std::pair<Value, Value> stageAndPhase(OpBuilder &b, Location loc,
                                         Value pos);
   /// Builds `attn.tma_copy` of `copy` at `b` (its indices computed by
   /// `indices`, at `b`'s place).
-  LogicalResult emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices,
-                        Value dest, Value barriers, Value index);
+  void emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices, Value dest,
+               Value barriers, Value index);
 };
 
-LogicalResult Specializer::check() {
+bool Specializer::check(std::string &why) {
   config = program.getConfigAttr();
-  auto fail = [&](const Twine &why) {
-    return program.emitOpError()
-           << "warp_specialize: " << why;
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return false;
   };
   if (!config || !program.getGpuConfigOrDefault().getWgmma())
-    return fail("needs wgmma (a producer warpgroup feeds warpgroup MMA "
+    return fail("it needs wgmma (a producer warpgroup feeds warpgroup MMA "
                 "consumers)");
   if (config.getWarps() % 4 != 0)
-    return fail("needs whole consumer warpgroups (warps a multiple of 4)");
+    return fail("it needs whole consumer warpgroups (warps a multiple of 4)");
   bool asyncDot = false, staged = false;
   program.walk([&](DotOp dot) { asyncDot |= dot.getAsync(); });
   program.walk([&](LocalStoreOp) { staged = true; });
   if (asyncDot)
-    return fail("does not combine with overlap_softmax yet (the empty "
+    return fail("it does not combine with overlap_softmax yet (the empty "
                 "barrier of an async product's stage would be arrived at "
                 "before its wait)");
   if (staged)
-    return fail("cannot feed tiles staged from registers (attn.local_store)");
+    return fail("it cannot feed tiles staged from registers "
+                "(attn.local_store)");
   SmallVector<CopyChain> chains = findCopyChains(program);
   auto copying = llvm::make_filter_range(chains, [](CopyChain &c) {
     bool copies = false;
@@ -166,11 +194,11 @@ LogicalResult Specializer::check() {
   });
   auto it = copying.begin();
   if (it == copying.end() || std::next(it) != copying.end())
-    return fail("needs exactly one chain of K/V loops with copies");
+    return fail("it needs exactly one chain of K/V loops with copies");
   chain = *it;
-  if (!checkCopyChain(chain) || chain.copies.front().size() != 2)
-    return fail("needs K/V loops over one contiguous range of blocks, each "
-                "copying two tiles (K, V) as the same function of its block");
+  if (!checkCopyChain(chain))
+    return fail("it needs K/V loops over one contiguous range of blocks "
+                "whose copies are the same function of the block");
   scf::ForOp first = chain.loops.front();
   bool ok = true;
   program.getBody().walk([&](AsyncCopyOp copy) {
@@ -186,6 +214,28 @@ LogicalResult Specializer::check() {
   if (!ok)
     return fail("copies outside the K/V loops must be at the top level of "
                 "the program, before them");
+  // One TMA descriptor per buffer: one tile height per buffer.
+  SmallVector<AsyncCopyOp> copies;
+  for (ChainCopy &c : preCopies)
+    copies.push_back(c.op);
+  for (ChainCopy &c : chain.copies.front())
+    copies.push_back(c.op);
+  llvm::SmallDenseMap<Value, int64_t> rows;
+  for (AsyncCopyOp copy : copies) {
+    Value buffer = tmaBuffer(program, copy, why);
+    if (!buffer)
+      return false;
+    int64_t r = copy.getDest().getType().getShape()[0];
+    auto [entry, inserted] = rows.try_emplace(buffer, r);
+    if (!inserted && entry->second != r)
+      return fail("one buffer is copied with tiles of " +
+                  Twine(entry->second) + " and " + Twine(r) +
+                  " rows, and a kernel has one TMA descriptor per buffer");
+  }
+  for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies))
+    for (ChainCopy &c : copies)
+      if (!firstReader(loop, c.op.getDest()))
+        return fail("a copied buffer is not read by a product of its loop");
   // Everything before the chain runs on the producer's threads too: it
   // must have no effect but allocating shared buffers and the copies.
   for (Operation &op : program.getBody().front()) {
@@ -194,12 +244,11 @@ LogicalResult Specializer::check() {
     if (!isMemoryEffectFree(&op) &&
         !isa<LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp,
              gpu::BarrierOp>(op))
-      return op.emitOpError()
-             << "warp_specialize: runs before the K/V loops, where the "
-                "producer's threads run too; only side-effect free code and "
-                "copies may";
+      return fail("'" + op.getName().getStringRef() +
+                  "' runs before the K/V loops, where the producer's threads "
+                  "run too; only side-effect free code and copies may");
   }
-  return success();
+  return true;
 }
 
 Value Specializer::makeBarriers(OpBuilder &b, int64_t count,
@@ -217,39 +266,34 @@ std::pair<Value, Value> Specializer::stageAndPhase(OpBuilder &b, Location loc,
           arith::DivUIOp::create(b, loc, rel, s)};
 }
 
-LogicalResult Specializer::emitTma(OpBuilder &b, AsyncCopyOp copy,
-                                   ValueRange indices, Value dest,
-                                   Value barriers, Value index) {
-  std::string why;
-  FailureOr<TmaSource> src = tmaSource(b, program, copy, indices, why);
-  if (failed(src))
-    return copy.emitOpError() << "warp_specialize: " << why;
-  TmaCopyOp::create(b, copy.getLoc(), src->buffer, src->indices, dest,
-                    barriers, index, /*tensor_map=*/Value());
-  return success();
+void Specializer::emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices,
+                          Value dest, Value barriers, Value index) {
+  TmaSource src = tmaSource(b, program, copy, indices);
+  TmaCopyOp::create(b, copy.getLoc(), src.buffer, src.indices, dest, barriers,
+                    index, /*tensor_map=*/Value());
 }
 
-LogicalResult Specializer::run() {
-  if (failed(check()))
-    return failure();
+bool Specializer::run() {
+  std::string why;
+  if (!check(why)) {
+    program.emitWarning() << "warp_specialize: not applied, the copies keep "
+                             "the cp.async schedule of attn-pipeline: "
+                          << why;
+    return false;
+  }
   MLIRContext *ctx = program.getContext();
   Location loc = program.getLoc();
   int64_t stages = config.getStages();
   int64_t consumerGroups = config.getWarps() / 4;
   scf::ForOp first = chain.loops.front();
   SmallVector<ChainCopy> &firstCopies = chain.copies.front();
-  // The readers, before any rewriting.
-  SmallVector<SmallVector<Operation *>> readers;
+  // The first and last readers, before any rewriting.
+  SmallVector<SmallVector<std::pair<Operation *, Operation *>>> readers;
   for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies)) {
     readers.emplace_back();
-    for (ChainCopy &c : copies) {
-      Operation *reader = firstReader(loop, c.op.getDest());
-      if (!reader)
-        return c.op.emitOpError()
-               << "warp_specialize: its buffer is not read by a product of "
-                  "the loop";
-      readers.back().push_back(reader);
-    }
+    for (ChainCopy &c : copies)
+      readers.back().push_back({firstReader(loop, c.op.getDest()),
+                                lastReader(loop, c.op.getDest())});
   }
 
   // Step 2.
@@ -296,8 +340,7 @@ LogicalResult Specializer::run() {
   OpBuilder pb = OpBuilder::atBlockBegin(producer);
   Value c0 = arith::ConstantIndexOp::create(pb, loc, 0);
   for (ChainCopy &c : preCopies)
-    if (failed(emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0)))
-      return failure();
+    emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
   Value c1 = arith::ConstantIndexOp::create(pb, loc, 1);
   auto loop = scf::ForOp::create(pb, loc, chain.lower(), chain.upper(), c1);
   {
@@ -315,8 +358,7 @@ LogicalResult Specializer::run() {
       auto type = cast<SharedBufferType>(staged[i].getType());
       Value dest =
           LocalViewOp::create(lb, loc, type.dropLeadingDim(), staged[i], stage);
-      if (failed(emitTma(lb, c.op, indices, dest, full[i], stage)))
-        return failure();
+      emitTma(lb, c.op, indices, dest, full[i], stage);
     }
   }
 
@@ -336,9 +378,9 @@ LogicalResult Specializer::run() {
       chain.buffers[i].replaceUsesWithIf(view, [&](OpOperand &use) {
         return kvLoop->isAncestor(use.getOwner());
       });
-      OpBuilder rb(rs[i]);
+      OpBuilder rb(rs[i].first);
       MBarrierWaitOp::create(rb, ll, full[i], stage, phase);
-      rb.setInsertionPointAfter(rs[i]);
+      rb.setInsertionPointAfter(rs[i].second);
       MBarrierArriveOp::create(rb, ll, empty[i], stage);
     }
     for (ChainCopy &c : copies) {
@@ -358,19 +400,16 @@ LogicalResult Specializer::run() {
   program.getBody().walk([](AsyncWaitOp op) { op->erase(); });
   for (Value buffer : chain.buffers)
     buffer.getDefiningOp()->erase();
-  return success();
+  return true;
 }
 
 struct AttnWarpSpecializePass
     : public attn::impl::AttnWarpSpecializeBase<AttnWarpSpecializePass> {
   void runOnOperation() override {
-    bool failed = false;
     getOperation()->walk([&](ProgramOp program) {
       if (program.getGpuConfigOrDefault().getWarpSpecialize())
-        failed |= mlir::failed(Specializer(program).run());
+        Specializer(program).run();
     });
-    if (failed)
-      signalPassFailure();
   }
 };
 } // namespace

@@ -127,8 +127,8 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     program.
 
     ```mlir
-    attn.warp_specialize {consumer_warpgroups = 2 : i64,
-                          producer_registers = 24 : i64, consumer_registers = 240 : i64}
+    attn.warp_specialize attributes {consumer_warpgroups = 2 : i64,
+                                     producer_registers = 24 : i64, consumer_registers = 240 : i64}
     producer {
       attn.tma_copy ...
     } consumers {

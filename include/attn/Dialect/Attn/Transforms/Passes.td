@@ -310,8 +310,9 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
     "empty" barrier after; the producer waits for "empty" before copying
     the next block into the stage. No CTA-wide barrier is left in the K/V
     loops. A program this cannot handle (async products, tiles staged from
-    registers, copies that TMA cannot describe, several chains) is an error
-    at the program: the configuration asked for it.
+    registers, copies that TMA cannot describe, a buffer copied with two
+    tile heights, several chains) keeps the cp.async schedule of
+    `attn-pipeline`, with a warning at the program that says why.
 
     ```mlir
     // after (abridged): stages = 2, two consumer warpgroups

@@ -1,0 +1,143 @@
+// RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts=chip=sm_90a --attn-overlap-softmax \
+// RUN:   --attn-stage-shared --attn-warp-specialize --attn-pipeline --attn-allocate-shared \
+// RUN:   -split-input-file -verify-diagnostics | FileCheck %s
+
+// attn-warp-specialize on a causal program split into three K/V loops, two
+// consumer warpgroups, two stages: barriers for Q (one arrival), and per K
+// and V a "full" (the producer's arrival) and an "empty" ring (256
+// consumer threads) of two; the K and V buffers get two stages; the
+// program from the first K/V loop on is the consumers' region.
+
+// CHECK-LABEL: func.func @causal
+// CHECK: %[[QBUF:[^ ]+]] = attn.local_alloc {{.*}} : !attn.shared<128x128xf16, #attn.swizzled<blocked>>
+// CHECK: %[[LO:[^ ,]+]], %[[HI:[^ ,]+]] = attn.kv_range visible
+// CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 1 : i64, {{.*}}} : !attn.mbarriers<1>
+// CHECK: %[[FULLK:[^ ]+]] = attn.mbarrier_alloc {arrivals = 1 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK: %[[EMPTYK:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK: %[[KBUF:[^ ]+]] = attn.local_alloc {{.*}} : !attn.shared<2x128x128xf16, #attn.swizzled<blocked>>
+// CHECK: %[[FULLV:[^ ]+]] = attn.mbarrier_alloc {arrivals = 1 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK: %[[EMPTYV:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK: %[[VBUF:[^ ]+]] = attn.local_alloc {{.*}} : !attn.shared<2x128x128xf16, #attn.swizzled<blocked>>
+// CHECK: attn.warp_specialize attributes {consumer_registers = 240 : i64, consumer_warpgroups = 2 : i64, producer_registers = 24 : i64} producer {
+// Q from the 4-D buffer itself (the subview's batch and head are indices).
+// CHECK: attn.tma_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c0] into %[[QBUF]], %[[PRE]][%{{.*}}]
+// One producer loop over the whole chain: stage (t - lo) % 2; the empty
+// barrier of the phase before.
+// CHECK: scf.for %[[T:[^ ]+]] = %[[LO]] to %[[HI]]
+// CHECK: %[[REL:[^ ]+]] = arith.subi %[[T]], %[[LO]]
+// CHECK: %[[ST:[^ ]+]] = arith.remui %[[REL]], %[[C2:[^ ]+]]
+// CHECK: %[[PH:[^ ]+]] = arith.divui %[[REL]], %[[C2]]
+// CHECK: %[[BEFORE:[^ ]+]] = arith.addi %[[PH]], %c1
+// CHECK: attn.mbarrier_wait %[[EMPTYK]][%[[ST]]], %[[BEFORE]]
+// CHECK: %[[KST:[^ ]+]] = attn.local_view %[[KBUF]][%[[ST]]]
+// CHECK: attn.tma_copy %arg1[{{.*}}] into %[[KST]], %[[FULLK]][%[[ST]]]
+// CHECK: attn.mbarrier_wait %[[EMPTYV]][%[[ST]]], %[[BEFORE]]
+// CHECK: attn.tma_copy %arg2[{{.*}}] into %{{.*}}, %[[FULLV]][%[[ST]]]
+// CHECK: } consumers {
+// CHECK: attn.mbarrier_wait %[[PRE]]
+// Each of the three K/V loops waits for "full" before the product that
+// reads a stage and arrives at "empty" after it; no CTA barrier is left.
+// CHECK-COUNT-3: scf.for
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: attn.async_
+// CHECK: attn.store
+// CHECK-NEXT: }
+func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                  %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {mask = #attn.mask<causal, top_left>,
+                  config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
+  return
+}
+
+// -----
+
+// The body of one K/V loop: wait, product, arrival, for K and for V.
+// CHECK-LABEL: func.func @loop_body
+// CHECK: } consumers {
+// CHECK: scf.for %[[J:[^ ]+]] = %[[LO:[^ ]+]] to
+// CHECK: %[[REL:[^ ]+]] = arith.subi %[[J]], %[[LO]]
+// CHECK: %[[ST:[^ ]+]] = arith.remui %[[REL]], %[[C3:[^ ]+]]
+// CHECK: %[[PH:[^ ]+]] = arith.divui %[[REL]], %[[C3]]
+// CHECK: %[[KV:[^ ]+]] = attn.local_view %{{.*}}[%[[ST]]] : !attn.shared<3x64x64xf16, #attn.swizzled<blocked>>
+// CHECK: %[[VV:[^ ]+]] = attn.local_view %{{.*}}[%[[ST]]] : !attn.shared<3x64x64xf16, #attn.swizzled<blocked>>
+// CHECK: attn.mbarrier_wait %[[FK:[^ ]+]][%[[ST]]], %[[PH]]
+// CHECK-NEXT: attn.dot %{{.*}}, %[[KV]], %{{.*}} transpose_b
+// CHECK-NEXT: attn.mbarrier_arrive %[[EK:[^ ]+]][%[[ST]]]
+// CHECK: attn.mbarrier_wait %[[FV:[^ ]+]][%[[ST]]], %[[PH]]
+// CHECK-NEXT: attn.dot %{{.*}}, %[[VV]], %{{.*}} :
+// CHECK-NEXT: attn.mbarrier_arrive %[[EV:[^ ]+]][%[[ST]]]
+// CHECK-NEXT: scf.yield
+// One consumer warpgroup: 232 registers (two CTAs' worth of 256 threads).
+// CHECK-LABEL: func.func @one_warpgroup
+// CHECK: attn.warp_specialize attributes {consumer_registers = 232 : i64, consumer_warpgroups = 1 : i64, producer_registers = 24 : i64}
+func.func @loop_body(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                     %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 3>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
+  return
+}
+func.func @one_warpgroup(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                         %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
+  return
+}
+
+// -----
+
+// One buffer for Q, K and V with equal tile heights: one descriptor; the
+// K/V stage is read by both products, so the arrival at its "empty"
+// barrier comes after the last.
+// CHECK-LABEL: func.func @shared_qkv
+// CHECK: } consumers {
+// CHECK: scf.for
+// CHECK: attn.mbarrier_wait
+// CHECK-NEXT: = attn.dot {{.*}} transpose_b
+// CHECK-NOT: attn.mbarrier_arrive
+// CHECK: = attn.dot %
+// CHECK-NEXT: attn.mbarrier_arrive
+func.func @shared_qkv(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
+  return
+}
+
+// -----
+
+// Where it does not apply, a warning says why and attn-pipeline's cp.async
+// ring stays: one buffer copied with tiles of two heights (Q 128 rows, K
+// 64) would need two descriptors.
+// CHECK-LABEL: func.func @two_heights
+// CHECK-NOT: attn.warp_specialize
+// CHECK: attn.async_copy
+func.func @two_heights(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  // expected-warning @+1 {{warp_specialize: not applied, the copies keep the cp.async schedule of attn-pipeline: one buffer is copied with tiles of 128 and 64 rows}}
+  attn.attention ins(%q, %q, %q : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @with_overlap
+// CHECK-NOT: attn.warp_specialize
+func.func @with_overlap(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                        %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  // expected-warning @+1 {{warp_specialize: not applied, the copies keep the cp.async schedule of attn-pipeline: it does not combine with overlap_softmax yet}}
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
+  return
+}
