@@ -975,6 +975,27 @@ def summarize(results):
     return "\n".join(lines)
 
 
+def write_results(args, env, results):
+    """results.json of the kernels run so far: written after every kernel,
+    so that a run stopped by its time budget still leaves its records."""
+    summary = {"kernels": len(results),
+               "kernels_passed": sum(1 for r in results if kernel_ok(r)),
+               "points": sum(len(r["correctness"]) for r in results),
+               "points_passed": sum(sum(1 for p in r["correctness"] if p["pass"])
+                                    for r in results)}
+    summary["all_passed"] = summary["kernels_passed"] == summary["kernels"]
+    doc = {"env": env, "config": {
+               "correctness_shapes": CORRECTNESS_SHAPES, "edge_shapes": EDGE_SHAPES,
+               "strided_shapes": STRIDED_SHAPES, "timing_ns": TIMING_NS,
+               "timing_tokens": TIMING_TOKENS, "timing_hidden": TIMING_HIDDEN,
+               "warmup": WARMUP, "reps": REPS, "memory_ns": MEMORY_NS,
+               "o_tol": O_TOL, "lse_tol": LSE_TOL},
+           "summary": summary, "kernels": results}
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(clean(doc), f, indent=1)
+    return summary
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--artifacts", required=True, help="directory of <name>.json kernels")
@@ -1039,22 +1060,9 @@ def main():
         else:
             res = run_isolated(args, name)
         results.append(res)
+        write_results(args, env, results)
 
-    summary = {"kernels": len(results),
-               "kernels_passed": sum(1 for r in results if kernel_ok(r)),
-               "points": sum(len(r["correctness"]) for r in results),
-               "points_passed": sum(sum(1 for p in r["correctness"] if p["pass"])
-                                    for r in results)}
-    summary["all_passed"] = summary["kernels_passed"] == summary["kernels"]
-    doc = {"env": env, "config": {
-               "correctness_shapes": CORRECTNESS_SHAPES, "edge_shapes": EDGE_SHAPES,
-               "strided_shapes": STRIDED_SHAPES, "timing_ns": TIMING_NS,
-               "timing_tokens": TIMING_TOKENS, "timing_hidden": TIMING_HIDDEN,
-               "warmup": WARMUP, "reps": REPS, "memory_ns": MEMORY_NS,
-               "o_tol": O_TOL, "lse_tol": LSE_TOL},
-           "summary": summary, "kernels": results}
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(clean(doc), f, indent=1)
+    summary = write_results(args, env, results)
     print()
     print(summarize(results))
     print("\nwrote %s" % os.path.join(args.out, "results.json"))
