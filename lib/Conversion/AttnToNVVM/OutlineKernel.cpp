@@ -477,7 +477,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   WarpSpecializeOp specialized;
   program.walk([&](WarpSpecializeOp ws) { specialized = ws; });
   if (specialized) {
-    if (4 * specialized.getConsumerWarpgroups() != config.getWarps())
+    if (4 * static_cast<int64_t>(specialized.getConsumerWarpgroups()) !=
+        config.getWarps())
       return specialized.emitOpError()
              << "has " << specialized.getConsumerWarpgroups()
              << " consumer warpgroups; the configuration's " << config.getWarps()

@@ -20,6 +20,9 @@ using namespace mlir::attn::nvgpu;
 
 /// The named barrier of the consumer threads (0 is bar.sync's, the CTA's).
 static constexpr int64_t kConsumerBarrier = 1;
+/// Consumer warpgroup w waits for its turn at named barrier kTurnBarrier +
+/// w, which the warpgroup before it arrives at (256 threads: the two).
+static constexpr int64_t kTurnBarrier = 2;
 
 /// A shared-memory pointer to byte `offset` (i32) of the dynamic shared
 /// memory.
@@ -38,6 +41,15 @@ static Value barrierPointer(ImplicitLocOpBuilder &b, Value offset,
 
 static Value threadId(ImplicitLocOpBuilder &b) {
   return toI32(b, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+}
+
+/// The named barrier of consumer warpgroup `wg` (i32).
+static Value turnBarrier(ImplicitLocOpBuilder &b, Value wg) {
+  return arith::AddIOp::create(b, wg, i32(b, kTurnBarrier));
+}
+
+static Value consumerWarpgroup(ImplicitLocOpBuilder &b) {
+  return arith::DivUIOp::create(b, threadId(b), i32(b, 128));
 }
 
 namespace {
@@ -173,6 +185,30 @@ struct WarpSpecializeLowering : public OpConversionPattern<WarpSpecializeOp> {
                               i32(bb, consumers), {}, Value());
       rewriter.eraseOp(bar);
     }
+    // Turns (ping-pong): warpgroup w waits at its named barrier, which the
+    // warpgroup before it arrives at; lowered here, where the number of
+    // warpgroups is known.
+    SmallVector<Operation *> turnOps;
+    op.getConsumers().walk([&](Operation *t) {
+      if (isa<TurnWaitOp, TurnSignalOp>(t))
+        turnOps.push_back(t);
+    });
+    bool turns = !turnOps.empty();
+    for (Operation *t : turnOps) {
+      ImplicitLocOpBuilder tb(t->getLoc(), rewriter);
+      tb.setInsertionPoint(t);
+      Value wg = consumerWarpgroup(tb);
+      if (isa<TurnWaitOp>(t)) {
+        NVVM::BarrierOp::create(tb, Type(), turnBarrier(tb, wg), i32(tb, 256),
+                                {}, Value());
+      } else {
+        Value next = arith::RemUIOp::create(
+            tb, arith::AddIOp::create(tb, wg, i32(tb, 1)),
+            i32(tb, op.getConsumerWarpgroups()));
+        NVVM::BarrierArriveOp::create(tb, turnBarrier(tb, next), i32(tb, 256));
+      }
+      rewriter.eraseOp(t);
+    }
     Value tid = threadId(b);
     Value isConsumer =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid, i32(b, consumers));
@@ -183,8 +219,30 @@ struct WarpSpecializeLowering : public OpConversionPattern<WarpSpecializeOp> {
       cb.setInsertionPointToStart(branch.thenBlock());
       NVVM::SetMaxRegisterOp::create(cb, op.getConsumerRegisters(),
                                      NVVM::SetMaxRegisterAction::increase);
+      // Turns start at warpgroup 0: the last one passes it the first turn;
+      // warpgroup 0 takes the last one's final turn back at the end, so
+      // that no barrier is left half arrived.
+      Value wg, first;
+      if (turns) {
+        wg = consumerWarpgroup(cb);
+        Value last = arith::CmpIOp::create(cb, arith::CmpIPredicate::eq, wg,
+                                           i32(cb, op.getConsumerWarpgroups() - 1));
+        auto pre = scf::IfOp::create(cb, last, /*withElseRegion=*/false);
+        ImplicitLocOpBuilder ib(op.getLoc(), rewriter);
+        ib.setInsertionPointToStart(pre.thenBlock());
+        NVVM::BarrierArriveOp::create(ib, i32(ib, kTurnBarrier), i32(ib, 256));
+        first = arith::CmpIOp::create(cb, arith::CmpIPredicate::eq, wg, i32(cb, 0));
+      }
       rewriter.inlineBlockBefore(&op.getConsumers().front(),
                                  branch.thenBlock()->getTerminator());
+      if (turns) {
+        cb.setInsertionPoint(branch.thenBlock()->getTerminator());
+        auto post = scf::IfOp::create(cb, first, /*withElseRegion=*/false);
+        ImplicitLocOpBuilder ib(op.getLoc(), rewriter);
+        ib.setInsertionPointToStart(post.thenBlock());
+        NVVM::BarrierOp::create(ib, Type(), i32(ib, kTurnBarrier), i32(ib, 256),
+                                {}, Value());
+      }
     }
     {
       ImplicitLocOpBuilder pb(op.getLoc(), rewriter);

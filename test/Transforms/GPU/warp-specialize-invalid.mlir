@@ -86,3 +86,13 @@ func.func @too_many_threads(%n: index) {
 func.func @no_barriers(%b: !attn.mbarriers<0>) {
   return
 }
+
+// -----
+
+func.func @turn_outside_consumers(%n: index) {
+  attn.program (%m, %bh) in (%n, %n) {
+    // expected-error @+1 {{takes turns among consumer warpgroups: it must be inside the consumers region of attn.warp_specialize}}
+    attn.turn_wait
+  }
+  return
+}

@@ -141,3 +141,43 @@ func.func @with_overlap(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
   return
 }
+
+// -----
+
+// ping_pong: each product of a K/V loop is one warpgroup's turn, taken
+// after the stage's full wait.
+// CHECK-LABEL: func.func @ping_pong
+// CHECK: } consumers {
+// CHECK: scf.for
+// CHECK: attn.mbarrier_wait
+// CHECK-NEXT: attn.turn_wait
+// CHECK-NEXT: = attn.dot {{.*}} transpose_b
+// CHECK-NEXT: attn.turn_signal
+// CHECK-NEXT: attn.mbarrier_arrive
+// CHECK: attn.mbarrier_wait
+// CHECK-NEXT: attn.turn_wait
+// CHECK-NEXT: = attn.dot %
+// CHECK-NEXT: attn.turn_signal
+// CHECK-NEXT: attn.mbarrier_arrive
+func.func @ping_pong(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                     %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, ping_pong = true>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @ping_pong_one_warpgroup
+// CHECK-NOT: attn.warp_specialize
+func.func @ping_pong_one_warpgroup(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                                   %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  // expected-warning @+1 {{ping_pong needs two or more consumer warpgroups (warps >= 8)}}
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, ping_pong = true>}
+  return
+}

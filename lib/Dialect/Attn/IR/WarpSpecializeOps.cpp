@@ -77,3 +77,24 @@ LogicalResult WarpSpecializeOp::verify() {
                             "warpgroup), over 1024";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TurnWaitOp, TurnSignalOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` is inside the consumers region of an attn.warp_specialize.
+static bool inConsumers(Operation *op) {
+  auto ws = op->getParentOfType<WarpSpecializeOp>();
+  return ws && ws.getConsumers().isAncestor(op->getParentRegion());
+}
+
+static LogicalResult verifyTurn(Operation *op) {
+  if (!inConsumers(op))
+    return op->emitOpError() << "takes turns among consumer warpgroups: it "
+                                "must be inside the consumers region of "
+                                "attn.warp_specialize";
+  return success();
+}
+
+LogicalResult TurnWaitOp::verify() { return verifyTurn(*this); }
+LogicalResult TurnSignalOp::verify() { return verifyTurn(*this); }

@@ -51,7 +51,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     return DefaultConfig{
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
-                           /*overlap_softmax=*/false, warpSpecialize)};
+                           /*overlap_softmax=*/false, warpSpecialize,
+                           /*ping_pong=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync

@@ -34,6 +34,11 @@
 //     at the op: their shared-memory reads are done); the cp.async copies,
 //     commits, waits and barriers go. The consumers start by waiting for
 //     `pre`.
+//  5. With `ping_pong` (two or more consumer warpgroups): every product of
+//     a chain loop becomes one turn (attn.turn_wait before it, after its
+//     stage's full wait; attn.turn_signal after it), so that the
+//     warpgroups' products alternate and one's softmax runs under
+//     another's products.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +180,8 @@ bool Specializer::check(std::string &why) {
                 "consumers)");
   if (config.getWarps() % 4 != 0)
     return fail("it needs whole consumer warpgroups (warps a multiple of 4)");
+  if (program.getGpuConfigOrDefault().getPingPong() && config.getWarps() < 8)
+    return fail("ping_pong needs two or more consumer warpgroups (warps >= 8)");
   bool asyncDot = false, staged = false;
   program.walk([&](DotOp dot) { asyncDot |= dot.getAsync(); });
   program.walk([&](LocalStoreOp) { staged = true; });
@@ -391,6 +398,18 @@ bool Specializer::run() {
          llvm::make_early_inc_range(kvLoop.getBody()->without_terminator()))
       if (isa<AsyncWaitOp, gpu::BarrierOp>(op))
         op.erase();
+    // Step 5.
+    if (program.getGpuConfigOrDefault().getPingPong())
+      for (Operation &op : kvLoop.getBody()->without_terminator()) {
+        bool product = false;
+        op.walk([&](DotOp) { product = true; });
+        if (!product)
+          continue;
+        OpBuilder tb(&op);
+        TurnWaitOp::create(tb, op.getLoc());
+        tb.setInsertionPointAfter(&op);
+        TurnSignalOp::create(tb, op.getLoc());
+      }
   }
   for (ChainCopy &c : preCopies) {
     c.commit->erase();

@@ -161,6 +161,10 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       warpgroups compute (`attn-warp-specialize`); the kernel then has 128
       threads more than `warps` says, and no CTA-wide barrier in its K/V
       loop.
+    * `ping_pong` (with `warp_specialize`, two or more consumer
+      warpgroups): each product of a K/V loop is one warpgroup's turn, the
+      turns going round the consumer warpgroups, so that one warpgroup's
+      softmax runs while another's products use the tensor cores.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -174,19 +178,21 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$loop_local_ids,
     DefaultValuedParameter<"bool", "false">:$wgmma,
     DefaultValuedParameter<"bool", "false">:$overlap_softmax,
-    DefaultValuedParameter<"bool", "false">:$warp_specialize
+    DefaultValuedParameter<"bool", "false">:$warp_specialize,
+    DefaultValuedParameter<"bool", "false">:$ping_pong
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
                    /*wgmma=*/false, /*overlap_softmax=*/false,
-                   /*warp_specialize=*/false);
+                   /*warp_specialize=*/false, /*ping_pong=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
-                   /*overlap_softmax=*/false, /*warp_specialize=*/false);
+                   /*overlap_softmax=*/false, /*warp_specialize=*/false,
+                   /*ping_pong=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

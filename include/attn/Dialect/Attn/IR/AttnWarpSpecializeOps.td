@@ -146,4 +146,35 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
   let hasVerifier = 1;
 }
 
+def Attn_TurnWaitOp : Attn_Op<"turn_wait"> {
+  let summary = "Wait for this warpgroup's turn among the consumer warpgroups";
+  let description = [{
+    Blocks the executing consumer warpgroup until the one before it (round
+    robin, warpgroup 0 first) has passed the turn on with
+    `attn.turn_signal`. Every consumer warpgroup must take the same number
+    of turns; `attn.warp_specialize` starts the round at warpgroup 0 and
+    takes the last turn back at the end. Inside the consumers region of
+    `attn.warp_specialize` only.
+
+    ```mlir
+    attn.turn_wait
+    %s = attn.dot %q, %k, %z transpose_b : ...
+    attn.turn_signal
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Attn_TurnSignalOp : Attn_Op<"turn_signal"> {
+  let summary = "Pass the turn to the next consumer warpgroup";
+  let description = [{
+    Lets the next consumer warpgroup (round robin) past its
+    `attn.turn_wait`, without waiting. Inside the consumers region of
+    `attn.warp_specialize` only.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // ATTN_DIALECT_ATTN_IR_ATTNWARPSPECIALIZEOPS_TD
