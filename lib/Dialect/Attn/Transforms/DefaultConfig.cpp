@@ -90,13 +90,14 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // 128 x 128, 1.08-1.19x at every N; causal D = 128 128 x 128,
     // 1.04-1.34x for N >= 2048 but 0.85-0.94x at N = 512-1024 (a choice by
     // length that a per-bucket dispatch would make); D = 256 unmasked
-    // 128 x 64, 1.02-1.15x. Not (yet) for D = 64 (0.74-0.92x), causal
-    // D = 256 on one warpgroup (0.87-0.94x), windows (0.96x) or score
-    // modifications (not measured).
+    // 128 x 64, 1.02-1.15x; causal (bottom-right) D = 256 128 x 64,
+    // 1.00-1.17x (results/h200/2026-12-01-ping-pong.md, the same run as
+    // its ping-pong variant). Not (yet) for D = 64 (0.74-0.92x), windows
+    // (0.96x) or score modifications (not measured).
     bool plain = !registerTiles && !mods.softcap;
     if (plain && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true);
-    if (plain && d == 256 && mask.getKind() == MaskKind::None)
+    if (plain && d == 256)
       return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
     if (d == 256)
       return wgmma(64, 64, 4, 1, true);
