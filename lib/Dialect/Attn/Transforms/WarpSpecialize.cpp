@@ -133,13 +133,21 @@ static TmaSource tmaSource(OpBuilder &b, ProgramOp program, AsyncCopyOp copy,
   return result;
 }
 
-/// The last op of `loop`'s body (at its top level) that reads `buffer`.
+/// The last op of `loop`'s body (at its top level) after which `buffer` is
+/// no longer read: its last product, or for an asynchronous one the
+/// attn.dot_wait that completes it.
 static Operation *lastReader(scf::ForOp loop, Value buffer) {
   Operation *last = nullptr;
   for (Operation &op : loop.getBody()->without_terminator())
     op.walk([&](DotOp dot) {
-      if (dot.getA() == buffer || dot.getB() == buffer)
-        last = &op;
+      if (dot.getA() != buffer && dot.getB() != buffer)
+        return;
+      last = &op;
+      if (dot.getAsync())
+        for (Operation *user : dot->getUsers())
+          if (isa<DotWaitOp>(user) && user->getBlock() == loop.getBody() &&
+              last->isBeforeInBlock(user))
+            last = user;
     });
   return last;
 }
@@ -182,13 +190,8 @@ bool Specializer::check(std::string &why) {
     return fail("it needs whole consumer warpgroups (warps a multiple of 4)");
   if (program.getGpuConfigOrDefault().getPingPong() && config.getWarps() < 8)
     return fail("ping_pong needs two or more consumer warpgroups (warps >= 8)");
-  bool asyncDot = false, staged = false;
-  program.walk([&](DotOp dot) { asyncDot |= dot.getAsync(); });
+  bool staged = false;
   program.walk([&](LocalStoreOp) { staged = true; });
-  if (asyncDot)
-    return fail("it does not combine with overlap_softmax yet (the empty "
-                "barrier of an async product's stage would be arrived at "
-                "before its wait)");
   if (staged)
     return fail("it cannot feed tiles staged from registers "
                 "(attn.local_store)");
@@ -245,12 +248,14 @@ bool Specializer::check(std::string &why) {
         return fail("a copied buffer is not read by a product of its loop");
   // Everything before the chain runs on the producer's threads too: it
   // must have no effect but allocating shared buffers and the copies.
+  // Products there (attn-overlap-softmax's first block) move to the
+  // consumers.
   for (Operation &op : program.getBody().front()) {
     if (&op == first.getOperation())
       break;
     if (!isMemoryEffectFree(&op) &&
         !isa<LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp,
-             gpu::BarrierOp>(op))
+             gpu::BarrierOp, DotOp>(op))
       return fail("'" + op.getName().getStringRef() +
                   "' runs before the K/V loops, where the producer's threads "
                   "run too; only side-effect free code and copies may");
@@ -374,6 +379,17 @@ bool Specializer::run() {
   if (pre)
     MBarrierWaitOp::create(cb, loc, pre, arith::ConstantIndexOp::create(cb, loc, 0),
                            arith::ConstantIndexOp::create(cb, loc, 0));
+  // Products before the chain (attn-overlap-softmax's first block) are the
+  // consumers' too, after the wait; the barriers of their cp.async copies
+  // go.
+  for (Operation &op : llvm::make_early_inc_range(program.getBody().front())) {
+    if (&op == ws.getOperation())
+      break;
+    if (isa<DotOp>(op))
+      op.moveBefore(consumers, cb.getInsertionPoint());
+    else if (isa<gpu::BarrierOp>(op))
+      op.erase();
+  }
   for (auto [l, copies, rs] : llvm::zip(chain.loops, chain.copies, readers)) {
     scf::ForOp kvLoop = l;
     Location ll = kvLoop.getLoc();
