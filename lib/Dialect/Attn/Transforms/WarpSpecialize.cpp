@@ -348,11 +348,32 @@ bool Specializer::run() {
     op = next;
   }
 
-  // The producer: the copies before the chain, then the chain's.
+  // The producer: the copies before the chain, then the chain's. A copy
+  // before the chain from a buffer the chain copies from (attn-overlap-
+  // softmax's first K block) is issued only when the chain has blocks: K
+  // may then be empty (Nk = 0), and the runtime passes no descriptor for
+  // an empty tensor (format 3). Otherwise the producer arrives without
+  // bytes, so that the consumers' wait completes; they do not use the
+  // tile then.
   OpBuilder pb = OpBuilder::atBlockBegin(producer);
   Value c0 = arith::ConstantIndexOp::create(pb, loc, 0);
-  for (ChainCopy &c : preCopies)
-    emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
+  std::string unused;
+  SmallVector<Value> chainSources;
+  for (ChainCopy &c : firstCopies)
+    chainSources.push_back(tmaBuffer(program, c.op, unused));
+  for (ChainCopy &c : preCopies) {
+    if (!llvm::is_contained(chainSources, tmaBuffer(program, c.op, unused))) {
+      emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
+      continue;
+    }
+    Value any = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::slt,
+                                      chain.lower(), chain.upper());
+    auto guard = scf::IfOp::create(pb, loc, any, /*withElseRegion=*/true);
+    OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
+    emitTma(gb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
+    gb.setInsertionPointToStart(guard.elseBlock());
+    MBarrierArriveOp::create(gb, loc, pre, c0);
+  }
   Value c1 = arith::ConstantIndexOp::create(pb, loc, 1);
   auto loop = scf::ForOp::create(pb, loc, chain.lower(), chain.upper(), c1);
   {

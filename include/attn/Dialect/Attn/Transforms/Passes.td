@@ -309,10 +309,14 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
     "full" barrier before the product that reads it and arrive at its
     "empty" barrier after; the producer waits for "empty" before copying
     the next block into the stage. No CTA-wide barrier is left in the K/V
-    loops. A program this cannot handle (async products, tiles staged from
-    registers, copies that TMA cannot describe, a buffer copied with two
-    tile heights, several chains) keeps the cp.async schedule of
-    `attn-pipeline`, with a warning at the program that says why.
+    loops. With `overlap_softmax`, a stage read by an async product is
+    released after the `attn.dot_wait` that completes it, and the first
+    block's copy and product before the chain go to the producer (issued
+    only when the chain has blocks) and to the consumers. A program this
+    cannot handle (tiles staged from registers, copies that TMA cannot
+    describe, a buffer copied with two tile heights, several chains) keeps
+    the cp.async schedule of `attn-pipeline`, with a warning at the program
+    that says why.
 
     ```mlir
     // after (abridged): stages = 2, two consumer warpgroups
