@@ -1,5 +1,5 @@
-// attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma
-// candidates), each compiled and assembled with ptxas -v, rejected when it
+// attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma + 4
+// warp-specialized wgmma candidates), each compiled and assembled with ptxas -v, rejected when it
 // spills, the rest ranked by the cost model; --emit writes the best ones'
 // artifacts under names of their own, and the heuristic's kernel beside
 // them.
@@ -24,7 +24,7 @@
 // the device to check them against; each candidate carries its printed
 // configurations and per --n cost.
 // CHECK: "accepted": {{[1-9][0-9]*}},
-// CHECK: "candidates": 66,
+// CHECK: "candidates": 70,
 // CHECK: "causal": true,
 // CHECK: "chip": "sm_90a",
 // CHECK: "d": 64,
@@ -52,6 +52,10 @@
 // CHECK: "rank": 1,
 // CHECK: "registers": {{[1-9][0-9]*}},
 // CHECK: "rank": 2,
+
+// The warp-specialized candidates carry the knob in their strings.
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// WS: {{^}}4{{$}}
 
 // Two emitted candidates: PTX and a kernel JSON each, renamed apart.
 // EMIT: {{^}}2{{$}}

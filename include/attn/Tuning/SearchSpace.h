@@ -25,7 +25,7 @@ namespace attn {
 struct TuningCandidate {
   int64_t blockM = 64, blockN = 64, warps = 4, stages = 2;
   bool wgmma = false, lazyRescale = false, reverseKV = false,
-       loopLocalIds = false;
+       loopLocalIds = false, warpSpecialize = false;
 
   TileConfigAttr tileConfig(MLIRContext *ctx) const;
   GpuConfigAttr gpuConfig(MLIRContext *ctx) const;
@@ -36,8 +36,10 @@ struct TuningCandidate {
 /// The legal candidates for `chip` (sm_80, sm_90a): sm_80 and sm_90a
 /// mma.sync tiles {64 x (32, 64, 128) on 4 warps, 128 x (32, 64, 128) on 4
 /// or 8}, stages 1-3, lazy rescale on or off; sm_90a adds wgmma {64 x (64,
-/// 128) on 4 warps, 128 x (64, 128) on 8}, stages 1-3. Empty for another
-/// chip.
+/// 128) on 4 warps, 128 x (64, 128) on 8}, stages 1-3, and those on 8 warps
+/// warp-specialized (a TMA producer warpgroup) with stages 2-3 (on one
+/// consumer warpgroup they measured slower: docs/perf-log.md). Empty for
+/// another chip.
 std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
 
 /// What ptxas reported for a candidate's kernel.
