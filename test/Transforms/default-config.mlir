@@ -172,6 +172,22 @@ func.func @head_dim_256_window(%q: memref<?x?x?x256xf16>) {
   return
 }
 
+// Warp specialization only where it was run on the device: not with a
+// mask_mod region (nor a softcap, a bias or index tiles).
+// CHECK-LABEL: func.func @head_dim_128_mask_mod
+// CHECK: attn.attention
+// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true>
+func.func @head_dim_128_mask_mod(%q: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>)
+                 mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  return
+}
+
 // An unknown chip is refused.
 // RUN: not attn-opt %s '--attn-default-config=chip=sm_86' 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: attn-default-config: no defaults for chip 'sm_86' (known: sm_80, sm_90, sm_90a; empty for the CPU)

@@ -93,8 +93,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // 128 x 64, 1.02-1.15x; causal (bottom-right) D = 256 128 x 64,
     // 1.00-1.17x (results/h200/2026-12-01-ping-pong.md, the same run as
     // its ping-pong variant). Not (yet) for D = 64 (0.74-0.92x), windows
-    // (0.96x) or score modifications (not measured).
-    bool plain = !registerTiles && !mods.softcap;
+    // (0.96x) or score modifications (not run on the device that way).
+    bool plain = !registerTiles && !mods.softcap && !mods.maskMod;
     if (plain && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true);
     if (plain && d == 256)
@@ -204,6 +204,7 @@ struct AttnDefaultConfigPass
       mods.positional =
           bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
       mods.softcap = op.getSoftcap().has_value();
+      mods.maskMod = !op.getMaskMod().empty();
       DefaultConfig config = getDefaultConfig(
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),

@@ -31,6 +31,9 @@ struct ScoreModKinds {
   bool positional = false;
   /// A softcap: a tanh per score, a few registers more.
   bool softcap = false;
+  /// A mask_mod region: no tile of its own, but its kernels were not run on
+  /// the device with warp specialization.
+  bool maskMod = false;
 };
 
 /// The configuration the heuristic picks for an op with these head dims and
