@@ -8,10 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "attn-c/Compiler.h"
+#include "attn-c/Module.h"
 
 #include "attn/Compiler/Artifact.h"
 #include "attn/Compiler/Compiler.h"
 
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -197,6 +200,26 @@ AttnCompileResult *attnCompileSource(const char *source, size_t length,
               sourceName ? sourceName : "<input>",
               options ? *options : defaults);
   return result;
+}
+
+AttnCompileResult *attnCompileModule(MlirModule module, const char *name,
+                                     const AttnCompileOptions *options) {
+  if (mlirModuleIsNull(module)) {
+    auto *result = new AttnCompileResult;
+    result->error("attnCompileModule: no module (null)");
+    return result;
+  }
+  // The caller's context may lack what the pipelines load (GPU, NVVM, the
+  // LLVM IR translations) and is not to be changed: the module goes to a
+  // context of the compiler's own as text, with its locations, so that
+  // diagnostics point where the caller's IR came from. (Inline C API
+  // helpers only: libattn_c.so, which has no MLIR C API, links this too.)
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  unwrap(module).print(os, OpPrintingFlags().enableDebugInfo(
+                               /*enable=*/true, /*prettyForm=*/false));
+  std::string stem = std::string(name ? name : "module") + ".mlir";
+  return attnCompileSource(text.data(), text.size(), stem.c_str(), options);
 }
 
 bool attnCompileResultSucceeded(const AttnCompileResult *r) {

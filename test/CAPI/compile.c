@@ -5,7 +5,10 @@
 
 #include "attn-c/Compiler.h"
 #include "attn-c/Dialects.h"
+#include "attn-c/Module.h"
 
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/MemRef.h"
 #include "mlir-c/IR.h"
 
 #include <stdio.h>
@@ -20,6 +23,19 @@ static const char *kAttention =
     "{mask = #attn.mask<causal, top_left>}\n"
     "  return\n"
     "}\n";
+
+/* A dynamic head dimension: valid IR that attn-tile refuses, at the op. */
+static const char *kDynamicHeadDim =
+    "func.func @dyn(%q: memref<?x?x?x?xf16>, %o: memref<?x?x?x?xf16>) {\n"
+    "  attn.attention ins(%q, %q, %q : memref<?x?x?x?xf16>, "
+    "memref<?x?x?x?xf16>, memref<?x?x?x?xf16>)\n"
+    "                 outs(%o : memref<?x?x?x?xf16>)\n"
+    "  return\n"
+    "}\n";
+
+static void printString(MlirStringRef s, void *userData) {
+  fwrite(s.data, 1, s.length, (FILE *)userData);
+}
 
 /* V's head count (3) does not divide Q's (4): a verifier error. */
 static const char *kBadHeads =
@@ -141,6 +157,50 @@ int main(int argc, char **argv) {
            attnCompileResultGetNumDiagnostics(r));
     printDiagnostics(r);
     attnCompileResultDestroy(r);
+  }
+
+  {
+    /* A module the host built through MLIR's C API, in its own context
+     * (attn, func and memref registered, nothing else), compiled as a
+     * module: the same kernel; the module is left as it was. */
+    MlirContext host = mlirContextCreate();
+    mlirDialectHandleRegisterDialect(mlirGetDialectHandle__attn__(), host);
+    mlirDialectHandleRegisterDialect(mlirGetDialectHandle__func__(), host);
+    mlirDialectHandleRegisterDialect(mlirGetDialectHandle__memref__(), host);
+    MlirModule module =
+        mlirModuleCreateParse(host, mlirStringRefCreateFromCString(kAttention));
+    AttnCompileOptions *options = attnCompileOptionsCreate();
+    attnCompileOptionsSetTarget(options, "sm_90a");
+    r = attnCompileModule(module, "hosted", options);
+    printf("module [sm_90a]: %s, %zu diagnostics, kernels %zu: %s\n",
+           attnCompileResultSucceeded(r) ? "ok" : "failed",
+           attnCompileResultGetNumDiagnostics(r),
+           attnCompileResultGetNumKernels(r), attnCompileResultGetKernelName(r, 0));
+    printf("  json names its ptx: %d\n",
+           contains(attnCompileResultGetKernelJSON(r, 0),
+                    strlen(attnCompileResultGetKernelJSON(r, 0)),
+                    "\"ptx\": \"hosted.sm_90a.ptx\""));
+    attnCompileResultDestroy(r);
+    printf("  module after: ");
+    mlirOperationPrint(mlirModuleGetOperation(module), printString, stdout);
+    printf("\n");
+    mlirModuleDestroy(module);
+    /* Its diagnostics carry the module's own locations. */
+    module = mlirModuleCreateParse(
+        host, mlirStringRefCreateFromCString(kDynamicHeadDim));
+    r = attnCompileModule(module, NULL, options);
+    printf("dynamic head dim module: %s, %zu diagnostics\n",
+           attnCompileResultSucceeded(r) ? "ok" : "failed",
+           attnCompileResultGetNumDiagnostics(r));
+    printDiagnostics(r);
+    attnCompileResultDestroy(r);
+    mlirModuleDestroy(module);
+    r = attnCompileModule((MlirModule){NULL}, NULL, options);
+    printf("null module: %s\n", attnCompileResultSucceeded(r) ? "ok" : "failed");
+    printDiagnostics(r);
+    attnCompileResultDestroy(r);
+    attnCompileOptionsDestroy(options);
+    mlirContextDestroy(host);
   }
 
   r = attnCompileSource(NULL, 0, NULL, NULL);
