@@ -34,6 +34,8 @@
 
 #include "LoweringUtils.h"
 
+#include "attn_contract.h"
+
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -94,31 +96,10 @@ static std::optional<BufferDim> asBufferDim(Value v, ArrayRef<Value> args) {
   return BufferDim{unsigned(it - args.begin()), *index};
 }
 
-/// The fields of the launch contract the module carries (a constant global
-/// `attn_contract_<kernel>` of i64), in order; the runtime reads it with
-/// cuModuleGetGlobal and checks the metadata against it at load
-/// (runtime/src/contract.h has the same list).
-enum ContractField : int64_t {
-  kContractMagic,        // 0x6e747461 ("attn")
-  kContractVersion,      // 1
-  kContractFormat,       // the metadata's format_version (2, or 3 with TMA)
-  kContractBlockM,
-  kContractBlockN,
-  kContractWarps,
-  kContractStages,
-  kContractThreads,
-  kContractSharedBytes,
-  kContractHeadDim,      // q's static dim 3 (0 when dynamic)
-  kContractValueHeadDim, // v's
-  kContractElementType,  // 0 f16, 1 bf16, 2 f32 (q's)
-  kContractHasLse,
-  kContractMaskKind,     // 0 none, 1 causal, 2 window
-  kContractMaskAlignment, // 0 top_left, 1 bottom_right
-  kContractMaskLeft,
-  kContractMaskRight,
-  kContractNumBuffers,
-  kContractFields
-};
+// The fields of the launch contract the module carries (a constant global
+// `attn_contract_<kernel>` of i64) are the runtime's list, which reads it
+// with cuModuleGetGlobal and checks the metadata against it at load.
+using namespace attn_contract;
 
 static void emitLaunchContract(OpBuilder &mb, gpu::GPUFuncOp kernel,
                                TileConfigAttr config, int64_t format,
