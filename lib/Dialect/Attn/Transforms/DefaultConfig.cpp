@@ -48,10 +48,17 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   bool window = mask.getKind() == MaskKind::Window;
   auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
                    int64_t stages, bool splitKV, bool warpSpecialize = false) {
+    // The warp-specialized kernels also issue block j+1's Q K^T before
+    // block j's softmax (overlap_softmax): measured against the
+    // warp-specialized kernels without it in one run
+    // (results/h200/2026-12-01-overlap-warp-specialize.md), N = 512..16384:
+    // unmasked D = 128 1.02-1.16x (bf16 1.03-1.11x), unmasked D = 256
+    // 1.01-1.11x, causal D = 128 1.03-1.07x for N >= 2048, 0.99x at 1024,
+    // 0.94x at 512.
     return DefaultConfig{
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
-                           /*overlap_softmax=*/false, warpSpecialize,
+                           /*overlap_softmax=*/warpSpecialize, warpSpecialize,
                            /*ping_pong=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
