@@ -16,8 +16,8 @@ TileConfigAttr TuningCandidate::tileConfig(MLIRContext *ctx) const {
 
 GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
   return GpuConfigAttr::get(ctx, lazyRescale, reverseKV, loopLocalIds, wgmma,
-                            /*overlap_softmax=*/false, warpSpecialize,
-                            /*ping_pong=*/false);
+                            /*overlap_softmax=*/warpSpecialize,
+                            warpSpecialize, /*ping_pong=*/false);
 }
 
 std::string TuningCandidate::str() const {
@@ -31,7 +31,7 @@ std::string TuningCandidate::str() const {
   if (loopLocalIds)
     s += " ids";
   if (warpSpecialize)
-    s += " ws";
+    s += " ws overlap";
   return s;
 }
 

@@ -53,8 +53,9 @@
 // CHECK: "registers": {{[1-9][0-9]*}},
 // CHECK: "rank": 2,
 
-// The warp-specialized candidates carry the knob in their strings.
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// The warp-specialized candidates (with the overlapped Q K^T, as the
+// defaults) carry the knobs in their strings.
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
 // WS: {{^}}4{{$}}
 
 // Two emitted candidates: PTX and a kernel JSON each, renamed apart.

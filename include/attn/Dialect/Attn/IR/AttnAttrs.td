@@ -153,8 +153,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     * `overlap_softmax` (with `wgmma`, `stages >= 2`): each K/V block's
       `Q K^T` is issued one block ahead and asynchronously, so that it runs
       on the tensor cores while the warpgroup computes the previous
-      block's softmax (`attn-overlap-softmax`); `P V` is asynchronous too
-      and both are waited for at the end of the block.
+      block's softmax (`attn-overlap-softmax`); it is waited for before
+      `P V`, which stays synchronous.
     * `warp_specialize` (with `wgmma`): a producer warpgroup copies Q, K and
       V with TMA into a ring of `stages` shared buffers, each stage with
       "full" and "empty" mbarriers, while the `warps / 4` consumer
