@@ -29,6 +29,16 @@ def tflops(x):
     return "-"
 
 
+def p95(t, tag):
+    """The p95 of a timing point over its median, '-' where not recorded."""
+    a, b = t.get(tag + "_p95_ms"), t.get(tag + "_ms")
+    return "%.2f" % (a / b) if num(a) and num(b) and b else "-"
+
+
+def ms(x):
+    return "%.2f" % x if num(x) else "-"
+
+
 def mask_text(m):
     kind = m.get("mask", "?")
     if kind in ("causal", "window"):
@@ -141,7 +151,8 @@ def main(argv):
                            t.get("N"), "%s x %s" % (t.get("B"), t.get("H")), k.get("name", "?"),
                            tflops(a), tflops(c), tflops(f),
                            "%.2f" % (a / c) if num(a) and num(c) and c else "-",
-                           "%.2f" % (a / f) if num(a) and num(f) and f else "-"]))
+                           "%.2f" % (a / f) if num(a) and num(f) and f else "-",
+                           p95(t, "attn"), p95(t, "cudnn")]))
     if trows:
         trows.sort(key=lambda r: r[0])
         out.append("\n## Performance (TFLOP/s)\n")
@@ -153,7 +164,8 @@ def main(argv):
                        cfg.get("timing_tokens", "?"), cfg.get("timing_hidden", "?"),
                        cfg.get("reps", "?"), cfg.get("warmup", "?")))
         out.append(table(["dtype", "D", "causal", "N", "B x H", "kernel", "attn", "cuDNN",
-                          "flash2", "attn/cuDNN", "attn/flash2"], [r[1] for r in trows]))
+                          "flash2", "attn/cuDNN", "attn/flash2", "attn p95/median",
+                          "cuDNN p95/median"], [r[1] for r in trows]))
         unavailable = sorted({"%s: %s" % (tag, t[tag + "_tflops"])
                               for k in kernels for t in (k.get("timing") or [])
                               for tag in ("attn", "cudnn", "flash2")
@@ -161,6 +173,16 @@ def main(argv):
         if unavailable:
             out.append("\nn/a:\n")
             out += ["* %s" % u[:300] for u in unavailable]
+
+    crows = [[k.get("name", "?"), ms(k["load"].get("load_ms")),
+              ms(k["load"].get("first_launch_ms")), ms(k["load"].get("second_launch_ms"))]
+             for k in kernels if "load_ms" in k.get("load", {})]
+    if crows:
+        out.append("\n## Cold start\n")
+        out.append("Host wall time: attn_kernel_load (JSON, module load, contract check), "
+                   "then launch + synchronize for the first and the second launch on "
+                   "B = 1, H = 16, N = 1024.\n")
+        out.append(table(["kernel", "load ms", "first launch ms", "second launch ms"], crows))
 
     mrows = []
     for k in kernels:

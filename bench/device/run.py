@@ -479,7 +479,8 @@ def runtime_checks(kernel, meta, device):
 # ----------------------------------------------------------------------------
 
 def bench(fn):
-    """Median ms over REPS after WARMUP calls, one CUDA event pair per rep.
+    """(median, p95) ms over REPS after WARMUP calls, one CUDA event pair per
+    rep (p95: the nearest-rank 95th percentile).
     A long GPU sleep first lets the CPU queue all reps, so launch overhead on
     the host does not show up as GPU time."""
     import torch
@@ -496,7 +497,7 @@ def bench(fn):
         e.record()
     torch.cuda.synchronize()
     times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
-    return times[len(times) // 2]
+    return times[len(times) // 2], times[math.ceil(0.95 * len(times)) - 1]
 
 
 def flex_mods(meta, extra, b, h, n):
@@ -595,8 +596,9 @@ def timing(kernel, meta, device):
                 rec["flex_tflops"] = "unavailable: %s" % (str(e).splitlines() or [repr(e)])[0][:300]
         for tag, fn in peers:
             try:
-                ms = bench(fn)
+                ms, p95 = bench(fn)
                 rec[tag + "_ms"] = ms
+                rec[tag + "_p95_ms"] = p95
                 rec[tag + "_tflops"] = flops / (ms * 1e-3) / 1e12
             except Exception as e:
                 first = (str(e).strip().splitlines() or [repr(e)])[0]
@@ -626,6 +628,32 @@ def timing(kernel, meta, device):
         del q, k, v, o, lse, extra
         torch.cuda.empty_cache()
     return recs
+
+
+def cold_start(kernel, meta, device):
+    """The first launch after the load apart from the steady state: host wall
+    time of launch + synchronize for the first call and for the second, on
+    B = 1, H = 16, N = 1024 (the load itself is timed by the caller)."""
+    import torch
+    dt = torch_dtype(meta.dtype)
+    n, h = 1024, 16
+    q = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
+    k = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
+    v = torch.randn(1, h, n, meta.dv, dtype=dt, device=device)
+    o = torch.empty(1, h, n, meta.dv, dtype=dt, device=device)
+    lse = (torch.empty(1, h, n, dtype=torch.float32, device=device)
+           if meta.has_lse else None)
+    g = torch.Generator(device=device)
+    g.manual_seed(1)
+    extra = make_extra(meta, (1, h, h, n, n), g, device)
+    torch.cuda.synchronize()
+    out = {}
+    for key in ("first_launch_ms", "second_launch_ms"):
+        start = time.perf_counter()
+        kernel.launch(q, k, v, o, lse, extra=extra)
+        torch.cuda.synchronize()
+        out[key] = (time.perf_counter() - start) * 1e3
+    return out
 
 
 def memory(kernel, meta, device):
@@ -708,7 +736,9 @@ def run_kernel(args, rt, name, device):
     except Exception as e:
         res["errors"].append("metadata: %s: %s" % (type(e).__name__, e))
     try:
+        start = time.perf_counter()
         kernel = rt.load(args.artifacts, name)
+        load_ms = (time.perf_counter() - start) * 1e3
     except Exception as e:
         res["load"] = {"ok": False, "error": str(e)}
         print("  load FAILED: %s" % e, flush=True)
@@ -717,7 +747,7 @@ def run_kernel(args, rt, name, device):
         kernel.unload()
         res["load"] = {"ok": False, "error": "; ".join(res["errors"])}
         return res
-    res["load"] = {"ok": True}
+    res["load"] = {"ok": True, "load_ms": load_ms}
     for key in ("loaded_from", "load_note", "device", "device_arch"):
         res["load"][key] = kernel.info(key)
     for key, want in (("dtype", meta.dtype), ("head_dim", str(meta.d)),
@@ -733,6 +763,10 @@ def run_kernel(args, rt, name, device):
                                   if res["load"]["load_note"] else ""), flush=True)
 
     try:
+        try:
+            res["load"].update(cold_start(kernel, meta, device))
+        except LaunchError as e:  # a kernel with static extents of its own
+            res["load"]["cold_start"] = "unavailable: %s" % str(e)[:300]
         points = [("matrix", s, "bhnd") for s in CORRECTNESS_SHAPES]
         points += [(lbl, s, "bhnd") for lbl, s in EDGE_SHAPES]
         points += [(lbl, s, "bnhd") for lbl, s in STRIDED_SHAPES]
