@@ -184,6 +184,15 @@ std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
     for (NamedAttribute entry : kernel.launch)
       if (entry.getName() != "format_version")
         obj[entry.getName().strref()] = toJSON(entry.getValue());
+  if (!kernel.dispatch.empty()) {
+    // The runtime launches the first variant whose largest key length the
+    // launch's does not exceed, this kernel above the last.
+    llvm::json::Array variants;
+    for (const auto &[maxLength, name] : kernel.dispatch)
+      variants.push_back(llvm::json::Object{{"max", maxLength}, {"kernel", name}});
+    obj["dispatch"] =
+        llvm::json::Object{{"on", "k.size2"}, {"variants", std::move(variants)}};
+  }
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(obj))) << "\n";
@@ -218,6 +227,10 @@ std::string mlir::attn::writeArtifacts(const GPUArtifacts &artifacts,
     if (err.empty())
       err = writeFile(join(kernel.name + ".json"),
                       kernelJSON(artifacts, kernel, ptxFile, cubinFile));
+  for (const LengthVariant &variant : artifacts.variants)
+    if (err.empty())
+      err = writeArtifacts(variant.artifacts, dir,
+                           (stem + "__n" + llvm::Twine(variant.maxKeyLength)).str());
   return err;
 }
 

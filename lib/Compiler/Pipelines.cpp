@@ -41,9 +41,10 @@ static std::unique_ptr<Pass> createBufferizePass() {
 /// on tensors, tile it, split masked K/V blocks from unmasked ones, visit
 /// them last to first where the configuration asks for it.
 static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
-                                     StringRef chip) {
+                                     StringRef chip, int64_t seqLen = 0) {
   attn::AttnDefaultConfigOptions config;
   config.chip = chip.str();
+  config.seqLen = seqLen;
   pm.addPass(attn::createAttnDefaultConfig(config));
   pm.addPass(createBufferizePass());
   pm.addPass(attn::createAttnTile());
@@ -140,10 +141,12 @@ void mlir::attn::buildAttnToKernelsPipeline(
     AttnApplyTuningOptions tuning;
     tuning.db = options.tuningDb;
     tuning.chip = options.chip;
+    tuning.seqLen = options.seqLen;
     pm.addPass(createAttnApplyTuning(tuning));
   }
   // 1-2. High level to tile programs, as for the CPU.
-  buildAttnToTilesPipeline(pm, options.splitKVLoop, options.chip);
+  buildAttnToTilesPipeline(pm, options.splitKVLoop, options.chip,
+                           options.seqLen);
   pm.addPass(createCSEPass());
 
   // 3. Kernels in a gpu.module, for the chosen target.

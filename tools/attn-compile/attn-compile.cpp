@@ -6,6 +6,11 @@
 // loads them. For sm_90a the configurations come from the build's tuning
 // database (data/tuning/, docs/tuning.md) where it has the op's problem
 // class, else from the heuristic; --tuning-db=none keeps to the heuristic.
+// Where the configuration depends on the key length (a dynamic one), it
+// writes one kernel per run of length buckets, <kernel>__n<max>, and a
+// dispatch table in <kernel>.json that the runtime follows at launch;
+// --seq-len=N compiles for lengths up to N only, --no-length-dispatch one
+// kernel for all.
 // Errors print with their location and exit non-zero.
 //
 //===----------------------------------------------------------------------===//
@@ -45,6 +50,16 @@ static cl::opt<std::string> tuningDb(
     cl::init(""));
 static cl::opt<bool> noSplit("no-split-kv-loop",
                              cl::desc("Keep every K/V block masked"));
+static cl::opt<int64_t> seqLen(
+    "seq-len",
+    cl::desc("Largest key length the kernels will be launched for (0: any; "
+             "then, where the configuration depends on the key length, one "
+             "kernel per run of length buckets and a dispatch table)"),
+    cl::init(0));
+static cl::opt<bool> noDispatch(
+    "no-length-dispatch",
+    cl::desc("One kernel per function for every key length, no dispatch "
+             "table"));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -63,6 +78,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.toolkit = toolkit;
   options.splitKVLoop = !noSplit;
+  options.seqLen = seqLen;
   options.tuningDb = tuningDb == "none" ? "" : tuningDb.getValue();
   if (tuningDb.empty()) {
     // The reviewed database of the build (data/tuning/), for its chip.
@@ -82,7 +98,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   FailureOr<attn::GPUArtifacts> artifacts =
-      attn::compileToGPU(*module, options, cubin);
+      noDispatch ? attn::compileToGPU(*module, options, cubin)
+                 : attn::compileWithLengthDispatch(*module, options, cubin);
   if (failed(artifacts))
     return 1;
   std::string stem = llvm::sys::path::stem(input).str();
@@ -91,8 +108,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "attn-compile: " << err << "\n";
     return 1;
   }
-  for (const attn::KernelInfo &kernel : artifacts->kernels)
+  for (const attn::KernelInfo &kernel : artifacts->kernels) {
     llvm::outs() << kernel.name << ": " << outDir << "/" << kernel.name
                  << ".json\n";
+    for (const auto &[maxLength, variant] : kernel.dispatch)
+      llvm::outs() << "  key length <= " << maxLength << ": " << outDir << "/"
+                   << variant << ".json\n";
+  }
   return 0;
 }

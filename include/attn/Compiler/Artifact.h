@@ -25,7 +25,12 @@ namespace attn {
 struct KernelInfo {
   std::string name;
   DictionaryAttr launch;
+  /// Its length dispatch table: (largest key length, variant kernel) in
+  /// increasing order; the kernel itself runs above the last. Empty: none.
+  std::vector<std::pair<int64_t, std::string>> dispatch;
 };
+
+struct LengthVariant;
 
 /// The compiled kernels of one module, for one target.
 struct GPUArtifacts {
@@ -33,6 +38,16 @@ struct GPUArtifacts {
   std::string ptx;   // all kernels of the module
   std::string cubin; // empty unless requested and ptxas ran
   std::vector<KernelInfo> kernels;
+  /// The same module compiled for shorter key lengths, where that chose
+  /// other configurations (compileWithLengthDispatch).
+  std::vector<LengthVariant> variants;
+};
+
+/// The kernels of a module compiled for key lengths up to `maxKeyLength`,
+/// each named `<kernel>__n<maxKeyLength>`, written as `<stem>__n<max>`.
+struct LengthVariant {
+  int64_t maxKeyLength;
+  GPUArtifacts artifacts;
 };
 
 /// Lowers every attn.attention of `module` (one per function) to kernels for
@@ -43,8 +58,26 @@ FailureOr<GPUArtifacts> compileToGPU(ModuleOp module,
                                      const GPUPipelineOptions &options,
                                      bool withCubin);
 
+/// The key-length buckets a length dispatch tells apart: powers of two
+/// from 512 to 16384 (a length belongs to the first bucket it does not
+/// exceed; the last takes every longer one too), those of the tuning
+/// database (sequenceBucket).
+llvm::ArrayRef<int64_t> dispatchBuckets();
+
+/// compileToGPU, and where the configurations that attn-apply-tuning and
+/// attn-default-config choose for the module's attention ops differ between
+/// key-length buckets (a dynamic key length, options.seqLen = 0), one
+/// variant of the module per run of buckets that share a configuration but
+/// the longest: its kernels `<kernel>__n<max>`, compiled with seq-len =
+/// the run's largest bucket, listed in each main kernel's dispatch table.
+/// The main kernels are compiled for the longest run (seq-len = 16384).
+FailureOr<GPUArtifacts>
+compileWithLengthDispatch(ModuleOp module, const GPUPipelineOptions &options,
+                          bool withCubin);
+
 /// Writes `<dir>/<stem>.ptx`, `<dir>/<stem>.cubin` (if any) and
-/// `<dir>/<kernel>.json` for every kernel. Returns an error message, or an
+/// `<dir>/<kernel>.json` for every kernel, and the same for every length
+/// variant with the stem `<stem>__n<max>`. Returns an error message, or an
 /// empty string on success.
 std::string writeArtifacts(const GPUArtifacts &artifacts, llvm::StringRef dir,
                            llvm::StringRef stem);

@@ -41,6 +41,12 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("SQLite tuning database to take configurations from "
                      "(attn-apply-tuning; the heuristic for what it lacks)"),
       llvm::cl::init("")};
+  PassOptions::Option<int64_t> seqLen{
+      *this, "seq-len",
+      llvm::cl::desc("Largest key length the kernels will be launched for, "
+                     "where the configuration depends on it (0: any; "
+                     "attn-apply-tuning and attn-default-config)"),
+      llvm::cl::init(0)};
 };
 
 /// Checks the option values before any pass runs: a known chip, a format

@@ -17,7 +17,7 @@ using namespace mlir::attn;
 DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                            int64_t valueHeadDim, MaskAttr mask,
                                            bool hasLse, StringRef chip,
-                                           ScoreModKinds mods) {
+                                           ScoreModKinds mods, int64_t seqLen) {
   // Measured on the H200 (docs/perf-log.md), among configurations that
   // ptxas assembles without spills for the chip (checked in CI by
   // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
@@ -102,6 +102,14 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // its ping-pong variant). Not (yet) for D = 64 (0.74-0.92x), windows
     // (0.96x) or score modifications (not run on the device that way).
     bool plain = !registerTiles && !mods.softcap && !mods.maskMod;
+    // Short causal rows: the one-warpgroup kernel, two CTAs per SM, ran
+    // 1.10x the warp-specialized one at N = 512 (f16 and bf16) and 0.99x
+    // at 1024 (results/h200/2026-12-01-final-7111196.md, wg1_* against
+    // attn_*_d128_causal_br), so it is chosen for key lengths up to 512
+    // (with a length dispatch, docs/gpu-kernels.md).
+    if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
+        seqLen > 0 && seqLen <= 512)
+      return wgmma(64, 128, 4, 1, true);
     if (plain && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true);
     if (plain && d == 256)
@@ -212,10 +220,12 @@ struct AttnDefaultConfigPass
           bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
       mods.softcap = op.getSoftcap().has_value();
       mods.maskMod = !op.getMaskMod().empty();
+      int64_t keyLength = op.getKeyType().getDimSize(2);
       DefaultConfig config = getDefaultConfig(
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),
-          /*hasLse=*/bool(op.getLse()), chip, mods);
+          /*hasLse=*/bool(op.getLse()), chip, mods,
+          ShapedType::isDynamic(keyLength) ? seqLen : keyLength);
       op.setConfigAttr(config.tiles);
       if (!chip.empty() && !op.getGpuConfig())
         op.setGpuConfigAttr(config.gpu);

@@ -17,15 +17,20 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     register spills for the target `chip` (sm_80, sm_90 or sm_90a; other
     chips are refused; the CPU's empty one gets the mma.sync choices of
     sm_90). On sm_90a the dots run on wgmma (`#attn.gpu_config<wgmma =
-    true>`) wherever that measured faster: for D = Dv in {64, 128, 256} with
-    every mask (128 x 128 on 8 warps for D = 64 and unmasked D = 128,
-    64 x 128 on one warpgroup and one stage for causal D = 128, 64 x 64 one
-    stage at D = 256, 64 x 64 on one warpgroup with a window; 128 x 64 on 8
-    warps beside a bias or index tiles at D = 128 without a window; D = 64
-    with a bias or index tiles stays on mma.sync), and, without a window or
-    register tiles, for D = 192 with Dv <= 192 (128 x 64 on 8 warps) and
-    D != Dv with both multiples of 64 and neither 192 (64 x 128 on one
-    warpgroup up to 128, 64 x 64 with 256). Everywhere else (sm_80, sm_90,
+    true>`) wherever that measured faster. For D = Dv in {128, 256}
+    without a window or score modification, unmasked and causal: a TMA
+    producer warpgroup feeding two consumer warpgroups, each block's
+    Q K^T issued under the previous block's softmax
+    (`warp_specialize`, `overlap_softmax`; 128 x 128 at D = 128,
+    128 x 64 at D = 256, two stages), except for causal D = 128 compiled
+    for key lengths of at most 512 (`seq-len`), which gets 64 x 128 on one
+    warpgroup and one stage. Otherwise on wgmma: D = 64 128 x 128 on 8
+    warps, 64 x 64 one stage at D = 256, 64 x 64 on one warpgroup with a
+    window; 128 x 64 on 8 warps beside a bias or index tiles at D = 128
+    without a window; D = 64 with a bias or index tiles stays on mma.sync;
+    and, without a window or register tiles, D = 192 with Dv <= 192
+    (128 x 64 on 8 warps) and D != Dv with both multiples of 64 and
+    neither 192 (64 x 128 on one warpgroup up to 128, 64 x 64 with 256). Everywhere else (sm_80, sm_90,
     the CPU, and the remaining cases) the mma.sync heuristic: 4 warps, and
     with `Dmax = max(D, Dv)`: a bias gives `64 x 64` (`64 x 32` above 128),
     ALiBi or a `score_mod` region `64 x 64` for `64 < Dmax <= 128`;
@@ -48,6 +53,11 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
        mask = #attn.mask<causal, top_left>}
     // After (chip = sm_90a)
     attn.attention ins(...) outs(...)
+      {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+       gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>,
+       mask = #attn.mask<causal, top_left>}
+    // After (chip = sm_90a, seq-len = 512)
+    attn.attention ins(...) outs(...)
       {config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>,
        gpu_config = #attn.gpu_config<wgmma = true>,
        mask = #attn.mask<causal, top_left>}
@@ -55,7 +65,11 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target GPU (sm_80, sm_90, sm_90a); empty for the CPU">
+           "Target GPU (sm_80, sm_90, sm_90a); empty for the CPU">,
+    Option<"seqLen", "seq-len", "int64_t", /*default=*/"0",
+           "Largest key length the kernel will be launched for, where the "
+           "choice depends on it (0: any length; a static key length "
+           "is used where the op has one)">
   ];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }

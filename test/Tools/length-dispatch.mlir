@@ -1,0 +1,69 @@
+// attn-compile and the key length. For a dynamic key length whose
+// configuration depends on it (here causal D = 128 on sm_90a: the
+// one-warpgroup kernel up to 512 keys, the warp-specialized one above) it
+// writes one kernel per run of length buckets and a dispatch table in the
+// main kernel's JSON; where the configuration is the same for every length
+// (unmasked D = 128), one kernel and no table. --seq-len compiles for
+// lengths up to N only; --no-length-dispatch one kernel for all lengths.
+
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: attn-compile %s --chip=sm_90a --tuning-db=none -o %t/d | FileCheck %s --check-prefix=OUT
+// OUT: causal: {{.*}}/causal.json
+// OUT-NEXT: key length <= 512: {{.*}}/causal__n512.json
+// OUT-NEXT: none: {{.*}}/none.json
+// OUT-NOT: key length
+
+// RUN: FileCheck %s --check-prefix=MAIN < %t/d/causal.json
+// MAIN: "block_m": 128,
+// MAIN: "dispatch": {
+// MAIN-NEXT: "on": "k.size2",
+// MAIN-NEXT: "variants": [
+// MAIN-NEXT: {
+// MAIN-NEXT: "kernel": "causal__n512",
+// MAIN-NEXT: "max": 512
+// MAIN-NEXT: }
+// MAIN-NEXT: ]
+// MAIN: "format_version": 3,
+// MAIN: "name": "causal",
+// MAIN: "ptx": "length-dispatch.sm_90a.ptx",
+// MAIN: "warps": 8
+
+// The variant is a kernel of its own, in its own PTX file, without a table.
+// RUN: FileCheck %s --check-prefix=SHORT --implicit-check-not='"dispatch"' < %t/d/causal__n512.json
+// SHORT: "block_m": 64,
+// SHORT: "block_n": 128,
+// SHORT: "format_version": 2,
+// SHORT: "name": "causal__n512",
+// SHORT: "ptx": "length-dispatch__n512.sm_90a.ptx",
+// SHORT: "warps": 4
+// RUN: FileCheck %s --check-prefix=SHORTPTX < %t/d/length-dispatch__n512.sm_90a.ptx
+// SHORTPTX: .entry causal__n512(
+// SHORTPTX-NOT: .entry none__n512(
+// RUN: not grep -q '"dispatch"' %t/d/none.json
+
+// RUN: attn-compile %s --chip=sm_90a --tuning-db=none --seq-len=512 -o %t/s | FileCheck %s --check-prefix=SEQ
+// SEQ-NOT: key length
+// RUN: FileCheck %s --check-prefix=SHORT-ONLY < %t/s/causal.json
+// SHORT-ONLY: "block_m": 64,
+
+// RUN: attn-compile %s --chip=sm_90a --tuning-db=none --no-length-dispatch -o %t/n | FileCheck %s --check-prefix=NODISPATCH
+// NODISPATCH-NOT: key length
+// RUN: FileCheck %s --check-prefix=LONG-ONLY < %t/n/causal.json
+// LONG-ONLY: "block_m": 128,
+// RUN: not ls %t/n/causal__n512.json
+
+func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                  %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>,
+                  %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>)
+                 {mask = #attn.mask<causal, bottom_right>}
+  return
+}
+
+func.func @none(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+  return
+}
