@@ -619,6 +619,10 @@ def timing(kernel, meta, device):
                 rec["o_vs_sdpa"] = rel_fro(o, ref)
         except Exception as e:
             rec["o_vs_sdpa"] = "unavailable: %s" % (str(e).splitlines() or [repr(e)])[0]
+        try:  # which kernel of a length dispatch ran (runtimes that say)
+            rec["variant"] = kernel.info("last_variant")
+        except KeyError:
+            pass
         recs.append(rec)
         print("    timing N=%-5d B=%-3d H=%-3d attn %s  cudnn %s  flash2 %s  flex %s"
               % (n, b, h, fmt_tflops(rec["attn_tflops"]),

@@ -23,6 +23,9 @@ SHAPES = [
     ("nq_lt_nk_gqa", (2, 4, 2, 33, 100), "bhnd"),
     ("nq_gt_nk", (1, 2, 1, 130, 65), "bhnd"),
     ("strided", (1, 2, 2, 70, 150), "bnhd"),
+    # Past the 512 keys of the shortest length-dispatch variant: the main
+    # kernel of a dispatching artifact.
+    ("long_odd", (1, 1, 1, 600, 700), "bhnd"),
 ]
 
 

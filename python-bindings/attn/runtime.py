@@ -9,6 +9,7 @@ needed: this is the part of the package the GPU machine uses.
 """
 
 import ctypes
+import threading
 
 from . import _paths
 
@@ -22,6 +23,7 @@ class AttnTensor(ctypes.Structure):
 
 
 DTYPE_CODES = {"f16": 0, "bf16": 1, "f32": 2}
+_Dims = ctypes.c_int64 * 4
 
 
 class AttnArg(ctypes.Structure):
@@ -71,6 +73,15 @@ class LaunchError(RuntimeError):
 class Kernel:
     def __init__(self, rt, handle):
         self.rt, self.handle = rt, handle
+        self._local = threading.local()
+
+    def _error_buffer(self):
+        """This thread's message buffer for launches (one allocation per
+        thread and kernel, not per launch)."""
+        buf = getattr(self._local, "err", None)
+        if buf is None:
+            buf = self._local.err = ctypes.create_string_buffer(4096)
+        return buf
 
     def info(self, key):
         buf = ctypes.create_string_buffer(1024)
@@ -88,13 +99,11 @@ class Kernel:
         if extra:
             return self.launch_args(dict(q=q, k=k, v=v, o=o, lse=lse, **extra),
                                     stream)
-        descs = [tensor_desc(t) for t in (q, k, v, o)]
-        lse_desc = tensor_desc(lse) if lse is not None else None
-        err = ctypes.create_string_buffer(4096)
+        err = self._error_buffer()
         rc = self.rt.lib.attn_kernel_launch(
-            self.handle, *[ctypes.byref(d) for d in descs],
-            ctypes.byref(lse_desc) if lse_desc is not None else None,
-            ctypes.c_void_p(stream.cuda_stream), err, len(err))
+            self.handle, tensor_desc(q), tensor_desc(k), tensor_desc(v),
+            tensor_desc(o), tensor_desc(lse) if lse is not None else None,
+            stream.cuda_stream, err, len(err))
         if rc != 0:
             raise LaunchError(err.value.decode(errors="replace"))
 
@@ -128,14 +137,16 @@ def torch_dtype(name):
     return {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}[name]
 
 
+_TORCH_CODES = None
+
+
 def tensor_desc(t, dtype_code=None):
-    import torch
-    codes = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}
-    d = AttnTensor()
-    d.ptr = t.data_ptr()
-    d.rank = t.dim()
-    for i in range(min(t.dim(), 4)):
-        d.shape[i] = t.shape[i]
-        d.strides[i] = t.stride(i)
-    d.dtype = codes.get(t.dtype, 99) if dtype_code is None else dtype_code
-    return d
+    global _TORCH_CODES
+    if _TORCH_CODES is None:
+        import torch
+        _TORCH_CODES = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}
+    # One constructor call (field by field cost a microsecond a tensor);
+    # a rank over 4 is passed as such for the runtime to refuse.
+    shape, strides = t.shape, t.stride()
+    return AttnTensor(t.data_ptr(), _Dims(*shape[:4]), _Dims(*strides[:4]), t.dim(),
+                      _TORCH_CODES.get(t.dtype, 99) if dtype_code is None else dtype_code)

@@ -104,14 +104,24 @@ def _meta_key(meta):
 
 def _scan(directory):
     index = {}
+    metas = []
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
         if path.endswith(".harness.json"):
             continue
         try:
             with open(path) as f:
-                meta = json.load(f)
+                metas.append(json.load(f))
+        except (OSError, ValueError):
+            continue
+    # The length variants of a dispatching kernel are launched through it.
+    variants = {v.get("kernel") for m in metas if isinstance(m, dict)
+                for v in (m.get("dispatch") or {}).get("variants", [])}
+    for meta in metas:
+        try:
+            if meta["name"] in variants:
+                continue
             found = _meta_key(meta)
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
+        except (KeyError, TypeError, IndexError, AttributeError):
             continue
         if found is None:
             continue
@@ -197,9 +207,7 @@ def _kernel(q, k, v, kind, alignment, left, right, scale):
         return kernel, has_lse
 
 
-@torch.library.custom_op("attn::attention", mutates_args=())
-def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, kind: str,
-                  alignment: str, left: int, right: int, scale: float) -> torch.Tensor:
+def _attention_impl(q, k, v, kind, alignment, left, right, scale):
     # The kernel is looked up here, inside the op, where torch.compile does
     # not trace: no kernel (counted in `fallbacks`) means SDPA, in the op.
     found = _kernel(q, k, v, kind, alignment, left, right, scale)
@@ -216,6 +224,12 @@ def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, kind: str,
            if has_lse else None)
     kernel.launch(q, k, v, o, lse)
     return o
+
+
+@torch.library.custom_op("attn::attention", mutates_args=())
+def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, kind: str,
+                  alignment: str, left: int, right: int, scale: float) -> torch.Tensor:
+    return _attention_impl(q, k, v, kind, alignment, left, right, scale)
 
 
 @_attention_op.register_fake
@@ -269,4 +283,12 @@ def attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
         kind, alignment = "causal", causal_alignment
     if scale is None:
         scale = 1.0 / math.sqrt(query.shape[-1])
+    # Eager calls that autograd does not record skip the dispatcher's round
+    # trip through the custom op (most of the per-call time at small
+    # shapes); torch.compile and calls that need a backward go through it.
+    if not torch.compiler.is_compiling() and not (
+            torch.is_grad_enabled()
+            and (query.requires_grad or key.requires_grad or value.requires_grad)):
+        return _attention_impl(query, key, value, kind, alignment, left, right,
+                               float(scale))
     return _attention_op(query, key, value, kind, alignment, left, right, float(scale))
