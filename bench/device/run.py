@@ -872,9 +872,20 @@ def environment(args):
 
 
 def list_kernels(args):
-    names = sorted(os.path.splitext(os.path.basename(p))[0]
-                   for p in glob.glob(os.path.join(args.artifacts, "*.json"))
-                   if not p.endswith(".harness.json"))
+    paths = [p for p in glob.glob(os.path.join(args.artifacts, "*.json"))
+             if not p.endswith(".harness.json")]
+    # The length variants of a dispatching kernel run through it (the
+    # runtime picks them by key length), not as kernels of their own.
+    variants = set()
+    for p in paths:
+        try:
+            with open(p) as f:
+                table = json.load(f).get("dispatch") or {}
+            variants |= {v.get("kernel") for v in table.get("variants", [])}
+        except (OSError, ValueError, AttributeError):
+            pass
+    names = sorted(n for n in (os.path.splitext(os.path.basename(p))[0] for p in paths)
+                   if n not in variants)
     if args.kernels:
         pats = [p.strip() for p in args.kernels.split(",") if p.strip()]
         names = [n for n in names if any(fnmatch.fnmatch(n, p) for p in pats)]
