@@ -171,6 +171,7 @@ typedef enum {
 #define ATTN_MAX_SIZE_PAIRS 64 /* entries of each of equal_sizes, divisible_sizes, broadcast_sizes */
 #define ATTN_BUFFER_NAME_LEN 48 /* all nine roles joined by "+" fit */
 #define ATTN_MAX_TENSOR_MAPS 8 /* entries of tensor_maps (format_version 3) */
+#define ATTN_MAX_VARIANTS 8    /* entries of dispatch.variants */
 
 /* One kernel argument of format_version 2. */
 typedef struct {
@@ -201,6 +202,19 @@ typedef struct {
   int32_t swizzle;             /* bytes: 0, 32, 64 or 128 */
   int32_t box[ATTN_MAX_RANK];  /* each in [1, 256]; 0 past the rank */
 } attn_tensor_map_desc;
+
+/* What a dispatch table's L is (attn_kernel_desc.dispatch_on). */
+typedef enum {
+  ATTN_DISPATCH_NONE = 0,    /* no dispatch table */
+  ATTN_DISPATCH_K_SIZE2 = 1  /* "k.size2": the key length */
+} attn_dispatch_on;
+
+/* One entry of the dispatch table: kernel `kernel` (dir/<kernel>.json) runs
+ * for L <= max, unless an earlier entry takes L. */
+typedef struct {
+  int64_t max;      /* in [1, 2^31 - 1025]; each entry's larger than the last */
+  char kernel[128]; /* a file name without '/', like attn_kernel_desc.name */
+} attn_variant_desc;
 
 /* equal_sizes: first == second. divisible_sizes: first (the divisor) > 0
  * and second % first == 0. broadcast_sizes: first == 1 or first == second
@@ -254,6 +268,11 @@ typedef struct {
   /* --- format_version 3, appended (0 for versions 1 and 2). --- */
   int32_t num_tensor_maps;
   attn_tensor_map_desc tensor_maps[ATTN_MAX_TENSOR_MAPS];
+  /* --- the dispatch table, appended (ATTN_DISPATCH_NONE and 0 variants
+   * without a "dispatch" key). --- */
+  int32_t dispatch_on; /* attn_dispatch_on */
+  int32_t num_variants;
+  attn_variant_desc variants[ATTN_MAX_VARIANTS]; /* in the listed order */
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the
@@ -389,19 +408,33 @@ ATTN_RT_API int attn_validate_args(const attn_kernel_desc *desc,
                                    attn_launch_plan_v2 *plan, char *err,
                                    size_t err_len);
 
+/* Which kernel of desc's dispatch table a launch with these arguments runs:
+ * the index into desc->variants of the first variant whose max is >= L
+ * (L = size 2 of the "k" argument; 0 picks the first variant), or -1 for
+ * the kernel itself: without a table, when no variant's max reaches L, or
+ * when there is no "k" argument of rank >= 3 with an extent >= 0 there (the
+ * checks of the kernel itself then refuse the launch). No device needed;
+ * the arguments are not checked otherwise. */
+ATTN_RT_API int attn_desc_select_variant(const attn_kernel_desc *desc,
+                                         const attn_arg *args,
+                                         size_t num_args);
+
 /* attn_kernel_info's keys that come from the description alone (all but
- * loaded_from, load_note, device, device_arch), without a device. */
+ * loaded_from, load_note, device, device_arch, last_variant), without a
+ * device. */
 ATTN_RT_API int attn_desc_info(const attn_kernel_desc *desc, const char *key,
                                char *out, size_t out_len);
 
 /* sizeof the named struct of this header ("attn_tensor", "attn_arg",
  * "attn_kernel_desc", "attn_buffer_desc", "attn_tensor_map_desc",
- * "attn_launch_plan", "attn_launch_plan_v2", "attn_tensor_map_args"), or 0
+ * "attn_variant_desc", "attn_launch_plan", "attn_launch_plan_v2",
+ * "attn_tensor_map_args"), or 0
  * for another name: lets a ctypes mirror check its layout against the
  * library it loaded. */
 ATTN_RT_API size_t attn_struct_size(const char *type_name);
 
-/* The description a loaded kernel was made from. */
+/* The description a loaded kernel was made from (with a dispatch table:
+ * the main kernel's). */
 ATTN_RT_API const attn_kernel_desc *attn_kernel_get_desc(const attn_kernel *k);
 
 /* "f16", "bf16", "f32" (or "?"), and the size of one element in bytes. */

@@ -93,14 +93,6 @@ private:
   bool pushed = false;
 };
 
-std::string joinPath(const std::string &dir, const std::string &file) {
-  if (!file.empty() && file[0] == '/')
-    return file;
-  if (dir.empty())
-    return file;
-  return dir.back() == '/' ? dir + file : dir + "/" + file;
-}
-
 /// "sm_90a" -> (9, 0, 'a'); false if `target` is not of that form.
 bool parseTarget(const char *target, int &major, int &minor, char &suffix) {
   if (std::strncmp(target, "sm_", 3) != 0)
