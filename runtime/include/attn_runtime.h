@@ -38,6 +38,23 @@
  * value (.param .align 64 .b8 [128], grid-constant), for the kernel's TMA
  * copies (cp.async.bulk.tensor) of that buffer. The runtime encodes them at
  * each launch (cuTensorMapEncodeTiled) from the tensor it is given.
+ *
+ * Dispatch (format_version 2 and 3): one attention may be compiled into
+ * several kernels that differ only in tile configuration, one per range of
+ * key lengths. The main kernel's metadata then has
+ *   "dispatch": {"on": "k.size2",
+ *                "variants": [{"max": 512, "kernel": "NAME__n512"}, ...]}
+ * and every variant is a complete artifact of its own in the same directory
+ * (dir/NAME__n512.json, its PTX, its cubin). At each launch L = the extent
+ * named by "on" (only "k.size2": size 2 of the tensor given in role k, the
+ * key length) picks the first variant with L <= max; when none has, the
+ * main kernel runs (it covers the longest lengths). The parser checks the
+ * table (at most ATTN_MAX_VARIANTS entries, each max > 0 and larger than
+ * the one before, kernel names that are file names without '/', distinct,
+ * not the main kernel's); attn_kernel_load loads every variant as a kernel
+ * of its own and refuses one with a dispatch table of its own or another
+ * interface (buffers, LSE, head dims, mask, scale; format_version 2 and 3
+ * may be mixed). The launch checks are those of the kernel that is chosen.
  *===----------------------------------------------------------------------===*/
 
 #ifndef ATTN_RUNTIME_H
@@ -72,8 +89,12 @@ typedef struct {
 
 /* Loads kernel `name` described in the artifact directory `dir`
  * (dir/<name>.json). Uses the cubin if present and built for this device's
- * arch, else JIT-compiles the PTX. 0 on success; else non-zero with a
- * message in err. */
+ * arch, else JIT-compiles the PTX. With a dispatch table, every variant is
+ * loaded too (dir/<variant>.json, as the kernel itself), after the
+ * metadata of all of them has been read and compared: a variant that is
+ * missing, fails to load, has a dispatch table itself or another interface
+ * than the kernel fails the whole load, with a message naming the variant
+ * (and the field). 0 on success; else non-zero with a message in err. */
 ATTN_RT_API int attn_kernel_load(const char *dir, const char *name,
                                  attn_kernel **out, char *err, size_t err_len);
 
@@ -86,6 +107,9 @@ ATTN_RT_API int attn_kernel_load(const char *dir, const char *name,
  * writes those values itself). For a format_version 2 kernel this is
  * attn_kernel_launch_args with the roles q, k, v, o (and lse when not NULL);
  * a kernel with other roles (bias, input, ...) needs attn_kernel_launch_args.
+ * With a dispatch table the kernel that k's size 2 picks is checked and
+ * launched (attn_desc_select_variant); attn_kernel_info(k, "last_variant")
+ * names it afterwards.
  * The launch is asynchronous: errors of the running kernel show up at the
  * next synchronisation. */
 ATTN_RT_API int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
@@ -105,7 +129,8 @@ typedef struct {
 
 /* Launches with tensors by role, after the checks of attn_validate_args
  * (format_version 2) or attn_validate_launch (format_version 1: roles q, k,
- * v, o and, iff the kernel has one, lse). Otherwise as attn_kernel_launch. */
+ * v, o and, iff the kernel has one, lse). Otherwise as attn_kernel_launch
+ * (also the choice of a dispatch variant, from the "k" argument). */
 ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
                                         size_t num_args, void *stream,
                                         char *err, size_t err_len);
@@ -124,7 +149,16 @@ ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
  *   o:f16[?,?,?,128](write)": roles, element type, static shape with ? for
  *   dynamic extents, "(write)" for outputs), tensor_maps (format_version 3:
  *   "k:box[64,128,1,1]:swizzle128 ..." per tensor map its buffer, box
- *   (innermost first) and swizzle in bytes; "" for a kernel without).
+ *   (innermost first) and swizzle in bytes; "" for a kernel without),
+ *   dispatch (the dispatch table, "k.size2<=512:NAME__n512
+ *   k.size2<=2048:NAME__n2048 else:NAME"; "" for a kernel without),
+ *   last_variant (the name of the kernel, the main one or a variant, that
+ *   the last successful attn_kernel_launch / attn_kernel_launch_args
+ *   through this handle checked and launched (or found nothing to launch
+ *   for: an empty problem), "" before any; per handle and not
+ *   synchronized: with launches from several threads at once it is one of
+ *   theirs).
+ * With a dispatch table the other keys describe the main kernel.
  * format_version 2 and 3: dtype is q's element type, head_dim / value_head_dim
  * q's / v's static dim 3 ("?" when dynamic), has_lse whether a buffer has
  * role lse; mask, alignment, window_left, window_right and scale_log2e are
@@ -135,7 +169,8 @@ ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
 ATTN_RT_API int attn_kernel_info(const attn_kernel *k, const char *key,
                                  char *out, size_t out_len);
 
-/* Unloads the module and releases the primary context. NULL is a no-op. */
+/* Unloads the module (and those of the dispatch variants) and releases the
+ * primary context. NULL is a no-op. */
 ATTN_RT_API void attn_kernel_unload(attn_kernel *k);
 
 /*===----------------------------------------------------------------------===
@@ -171,6 +206,7 @@ typedef enum {
 #define ATTN_MAX_SIZE_PAIRS 64 /* entries of each of equal_sizes, divisible_sizes, broadcast_sizes */
 #define ATTN_BUFFER_NAME_LEN 48 /* all nine roles joined by "+" fit */
 #define ATTN_MAX_TENSOR_MAPS 8 /* entries of tensor_maps (format_version 3) */
+#define ATTN_MAX_VARIANTS 8    /* entries of dispatch.variants */
 
 /* One kernel argument of format_version 2. */
 typedef struct {
@@ -201,6 +237,19 @@ typedef struct {
   int32_t swizzle;             /* bytes: 0, 32, 64 or 128 */
   int32_t box[ATTN_MAX_RANK];  /* each in [1, 256]; 0 past the rank */
 } attn_tensor_map_desc;
+
+/* What a dispatch table's L is (attn_kernel_desc.dispatch_on). */
+typedef enum {
+  ATTN_DISPATCH_NONE = 0,    /* no dispatch table */
+  ATTN_DISPATCH_K_SIZE2 = 1  /* "k.size2": the key length */
+} attn_dispatch_on;
+
+/* One entry of the dispatch table: kernel `kernel` (dir/<kernel>.json) runs
+ * for L <= max, unless an earlier entry takes L. */
+typedef struct {
+  int64_t max;      /* in [1, 2^31 - 1025]; each entry's larger than the last */
+  char kernel[128]; /* a file name without '/', like attn_kernel_desc.name */
+} attn_variant_desc;
 
 /* equal_sizes: first == second. divisible_sizes: first (the divisor) > 0
  * and second % first == 0. broadcast_sizes: first == 1 or first == second
@@ -254,6 +303,11 @@ typedef struct {
   /* --- format_version 3, appended (0 for versions 1 and 2). --- */
   int32_t num_tensor_maps;
   attn_tensor_map_desc tensor_maps[ATTN_MAX_TENSOR_MAPS];
+  /* --- the dispatch table, appended (ATTN_DISPATCH_NONE and 0 variants
+   * without a "dispatch" key). --- */
+  int32_t dispatch_on; /* attn_dispatch_on */
+  int32_t num_variants;
+  attn_variant_desc variants[ATTN_MAX_VARIANTS]; /* in the listed order */
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the
@@ -383,25 +437,41 @@ typedef struct {
  * and below 2^40 (what TMA can describe; a stride 0 is fine). A dim of
  * extent 1 gets byte stride 0 in the map (its stride is never used).
  * format_version 1 descriptions: the roles q, k, v, o, lse and
- * attn_validate_launch's rules; words are its 24 parameters. */
+ * attn_validate_launch's rules; words are its 24 parameters.
+ * The checks and the plan are `desc`'s own: a dispatch table is not
+ * followed here (attn_desc_select_variant says which variant's description
+ * a launch through a loaded handle uses). */
 ATTN_RT_API int attn_validate_args(const attn_kernel_desc *desc,
                                    const attn_arg *args, size_t num_args,
                                    attn_launch_plan_v2 *plan, char *err,
                                    size_t err_len);
 
+/* Which kernel of desc's dispatch table a launch with these arguments runs:
+ * the index into desc->variants of the first variant whose max is >= L
+ * (L = size 2 of the "k" argument; 0 picks the first variant), or -1 for
+ * the kernel itself: without a table, when no variant's max reaches L, or
+ * when there is no "k" argument of rank >= 3 with an extent >= 0 there (the
+ * checks of the kernel itself then refuse the launch). No device needed;
+ * the arguments are not checked otherwise. */
+ATTN_RT_API int attn_desc_select_variant(const attn_kernel_desc *desc,
+                                         const attn_arg *args,
+                                         size_t num_args);
+
 /* attn_kernel_info's keys that come from the description alone (all but
- * loaded_from, load_note, device, device_arch), without a device. */
+ * loaded_from, load_note, device, device_arch, last_variant), without a
+ * device. */
 ATTN_RT_API int attn_desc_info(const attn_kernel_desc *desc, const char *key,
                                char *out, size_t out_len);
 
 /* sizeof the named struct of this header ("attn_tensor", "attn_arg",
  * "attn_kernel_desc", "attn_buffer_desc", "attn_tensor_map_desc",
- * "attn_launch_plan", "attn_launch_plan_v2", "attn_tensor_map_args"), or 0
- * for another name: lets a ctypes mirror check its layout against the
- * library it loaded. */
+ * "attn_variant_desc", "attn_launch_plan", "attn_launch_plan_v2",
+ * "attn_tensor_map_args"), or 0 for another name: lets a ctypes mirror
+ * check its layout against the library it loaded. */
 ATTN_RT_API size_t attn_struct_size(const char *type_name);
 
-/* The description a loaded kernel was made from. */
+/* The description a loaded kernel was made from (with a dispatch table:
+ * the main kernel's). */
 ATTN_RT_API const attn_kernel_desc *attn_kernel_get_desc(const attn_kernel *k);
 
 /* "f16", "bf16", "f32" (or "?"), and the size of one element in bytes. */

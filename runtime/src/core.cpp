@@ -59,6 +59,14 @@ bool readFile(const std::string &path, size_t maxBytes, std::string &out,
   }
 }
 
+std::string joinPath(const std::string &dir, const std::string &file) {
+  if (!file.empty() && file[0] == '/')
+    return file;
+  if (dir.empty())
+    return file;
+  return dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
 int dtypeValue(const attn_tensor &t) {
   static_assert(sizeof(attn_dtype) == sizeof(int), "attn_dtype is an int");
   int v;
@@ -455,6 +463,7 @@ size_t attn_struct_size(const char *type_name) {
          : n == "attn_kernel_desc"     ? sizeof(attn_kernel_desc)
          : n == "attn_buffer_desc"     ? sizeof(attn_buffer_desc)
          : n == "attn_tensor_map_desc" ? sizeof(attn_tensor_map_desc)
+         : n == "attn_variant_desc"    ? sizeof(attn_variant_desc)
          : n == "attn_launch_plan"     ? sizeof(attn_launch_plan)
          : n == "attn_launch_plan_v2"  ? sizeof(attn_launch_plan_v2)
          : n == "attn_tensor_map_args" ? sizeof(attn_tensor_map_args)

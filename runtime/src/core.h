@@ -59,6 +59,38 @@ bool descInfo(const attn_kernel_desc &d, const std::string &key,
 /// `s` without blanks (grid formulas are compared that way).
 std::string noSpaces(const std::string &s);
 
+/// `file` in directory `dir` (a path that starts with '/' as it is).
+std::string joinPath(const std::string &dir, const std::string &file);
+
+/// Reads dir/<name>.json into `d` and checks that it describes kernel
+/// `name`; messages name the file (dispatch.cpp).
+bool readKernelFile(const std::string &dir, const std::string &name,
+                    attn_kernel_desc &d, std::string &error);
+
+/// Reads the descriptions of the variants of `main`'s dispatch table
+/// (dir/<variant>.json, in table order) and checks each against `main`
+/// (checkVariant); messages name the variant. Nothing is loaded on a device.
+bool readVariants(const std::string &dir, const attn_kernel_desc &main,
+                  attn_kernel_desc *variants, std::string &error);
+
+/// Whether `variant` (dispatch.variants[index] of `main`) can stand in for
+/// `main`: no dispatch table of its own, format_version 2 or 3, and the
+/// same interface (buffers: roles, element types, ranks, static shapes,
+/// access; LSE, head dims, mask, scale). Else the message names the field.
+bool checkVariant(const attn_kernel_desc &main, const attn_kernel_desc &variant,
+                  std::string &error);
+
+/// The extent that picks a variant: size 2 of the first "k" argument, or -1
+/// when there is none of rank >= 3 or it is negative.
+int64_t dispatchExtent(const attn_arg *args, size_t numArgs);
+
+/// The variant of d's table for extent `extent` (an index into
+/// d.variants), or -1 for the kernel itself.
+int selectVariant(const attn_kernel_desc &d, int64_t extent);
+
+/// "k.size2<=512:a k.size2<=2048:b else:main", "" without a table.
+std::string dispatchText(const attn_kernel_desc &d);
+
 class JsonDocument;
 
 /// Reads a parsed metadata document (metadata.cpp); messages name the key.

@@ -1,7 +1,8 @@
 //===- info.cpp - attn_desc_info: a kernel description as text ----------===//
 //
 // The keys of attn_kernel_info that come from the metadata alone; the
-// runtime adds the device's (loaded_from, load_note, device, device_arch).
+// runtime adds the device's (loaded_from, load_note, device, device_arch)
+// and the handle's (last_variant).
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +125,8 @@ bool descInfo(const attn_kernel_desc &d, const std::string &key,
     value = buffersText(d);
   else if (key == "tensor_maps")
     value = tensorMapsText(d);
+  else if (key == "dispatch")
+    value = dispatchText(d);
   else if (key == "scale_log2e") {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", d.scale_log2e);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -133,6 +134,13 @@ private:
   bool readBox(const Json &v, const std::string &path,
                const attn_buffer_desc &b, attn_tensor_map_desc &m);
   bool checkParamsV2(const attn_kernel_desc &d);
+  bool onlyKeys(const Json &v, const std::string &path,
+                std::initializer_list<const char *> keys, const char *what);
+  bool readDispatch(attn_kernel_desc &d);
+  bool readDispatchOn(const Json &v, const attn_kernel_desc &d,
+                      attn_kernel_desc &out);
+  bool readVariant(const Json &v, const std::string &path,
+                   const attn_kernel_desc &d, attn_variant_desc &out);
   void deriveV1Fields(attn_kernel_desc &d);
   bool readElementType(const Json &v, const std::string &path,
                        attn_dtype &out);
@@ -722,6 +730,129 @@ bool DescReader::checkParamsV2(const attn_kernel_desc &d) {
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// dispatch (format_version 2 and 3, optional)
+//===----------------------------------------------------------------------===//
+
+/// Refuses a key of object `v` (at `path`) that is not in `keys`: in the
+/// objects that say what to launch, an unknown key could be a rule this
+/// runtime would then not follow.
+bool DescReader::onlyKeys(const Json &v, const std::string &path,
+                          std::initializer_list<const char *> keys,
+                          const char *what) {
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (std::find_if(keys.begin(), keys.end(), [&](const char *k) {
+          return it.key() == k;
+        }) == keys.end())
+      return failAt(JsonDocument::childPath(path, it.key()),
+                    std::string("unknown ") + what);
+  return true;
+}
+
+/// "on": the extent L that picks a variant. Only the key length, size 2 of
+/// the tensor in role k, for now.
+bool DescReader::readDispatchOn(const Json &v, const attn_kernel_desc &d,
+                                attn_kernel_desc &out) {
+  if (!v.is_string())
+    return wrongType(v, "dispatch.on", "a string");
+  const std::string &on = v.get_ref<const std::string &>();
+  if (on != "k.size2")
+    return failAt("dispatch.on",
+                  "unsupported \"" + on + "\" (this runtime dispatches "
+                  "on \"k.size2\", the key length, only)");
+  for (int32_t i = 0; i < d.num_buffers; ++i)
+    for (int32_t j = 0; j < d.buffers[i].num_roles; ++j)
+      if (d.buffers[i].roles[j] == ATTN_ROLE_K && d.buffers[i].rank < 3)
+        return failAt("dispatch.on",
+                      "\"k.size2\", but buffers[" + std::to_string(i) + "] (" +
+                          d.buffers[i].name + ") has rank " +
+                          std::to_string(d.buffers[i].rank));
+  out.dispatch_on = ATTN_DISPATCH_K_SIZE2;
+  return true;
+}
+
+/// {"max": L, "kernel": name}: a kernel of the same directory, loaded by
+/// attn_kernel_load as dir/<name>.json.
+bool DescReader::readVariant(const Json &v, const std::string &path,
+                             const attn_kernel_desc &d,
+                             attn_variant_desc &out) {
+  if (!v.is_object())
+    return wrongType(v, path, "an object");
+  if (!onlyKeys(v, path, {"max", "kernel"},
+                "dispatch variant key (a variant has max and kernel)"))
+    return false;
+  // No launch has a larger extent (kMaxExtent): a larger max would only
+  // hide the main kernel.
+  if (!getInt(v, path, "max", 1, kMaxExtent, out.max) ||
+      !getString(v, path, "kernel", out.kernel, sizeof out.kernel, true))
+    return false;
+  std::string kernelPath = JsonDocument::childPath(path, "kernel");
+  if (std::strchr(out.kernel, '/'))
+    return failAt(kernelPath, "\"" + std::string(out.kernel) +
+                                  "\" is not a file name (it has a '/'); a "
+                                  "variant is dir/<kernel>.json of the same "
+                                  "directory");
+  if (std::strcmp(out.kernel, d.name) == 0)
+    return failAt(kernelPath, "\"" + std::string(out.kernel) +
+                                  "\" is this kernel itself (it runs when no "
+                                  "variant does)");
+  return true;
+}
+
+/// "dispatch": {"on": "k.size2", "variants": [{"max", "kernel"}, ...]}.
+/// Optional; refused in format_version 1, whose launch path has no choice.
+bool DescReader::readDispatch(attn_kernel_desc &d) {
+  const Json *v = find(doc.root(), "dispatch");
+  if (!v)
+    return true;
+  if (d.format_version < 2)
+    return failAt("dispatch", "needs format_version 2 or 3 (a format_version "
+                              "1 kernel has no dispatch table)");
+  if (!v->is_object())
+    return wrongType(*v, "dispatch", "an object");
+  if (!onlyKeys(*v, "dispatch", {"on", "variants"},
+                "dispatch key (dispatch has on and variants)"))
+    return false;
+  const Json *on = get(*v, "dispatch", "on");
+  if (!on || !readDispatchOn(*on, d, d))
+    return false;
+  const Json *list = get(*v, "dispatch", "variants");
+  if (!list)
+    return false;
+  if (!list->is_array())
+    return wrongType(*list, "dispatch.variants", "an array of objects");
+  if (list->empty())
+    return failAt("dispatch.variants", "no variants (leave \"dispatch\" out "
+                                       "for a kernel without any)");
+  if (list->size() > ATTN_MAX_VARIANTS)
+    return failAt("dispatch.variants",
+                  std::to_string(list->size()) +
+                      " variants, more than this runtime holds (" +
+                      std::to_string(ATTN_MAX_VARIANTS) + ")");
+  for (size_t i = 0; i < list->size(); ++i) {
+    std::string path = JsonDocument::childPath("dispatch.variants", i);
+    attn_variant_desc &var = d.variants[i];
+    if (!readVariant((*list)[i], path, d, var))
+      return false;
+    // The first variant with L <= max runs: a max not above the one before
+    // would never be chosen.
+    if (i > 0 && var.max <= d.variants[i - 1].max)
+      return failAt(JsonDocument::childPath(path, "max"),
+                    std::to_string(var.max) + " is not larger than " +
+                        "dispatch.variants[" + std::to_string(i - 1) +
+                        "].max (" + std::to_string(d.variants[i - 1].max) +
+                        "); the maxima must increase");
+    for (size_t j = 0; j < i; ++j)
+      if (std::strcmp(d.variants[j].kernel, var.kernel) == 0)
+        return failAt(JsonDocument::childPath(path, "kernel"),
+                      "\"" + std::string(var.kernel) +
+                          "\" is dispatch.variants[" + std::to_string(j) +
+                          "] already");
+  }
+  d.num_variants = (int32_t)list->size();
+  return true;
+}
+
 /// The version-1 fields that describe the kernel, for attn_kernel_info and
 /// for attn_kernel_launch's (q, k, v, o, lse) form.
 void DescReader::deriveV1Fields(attn_kernel_desc &d) {
@@ -790,9 +921,9 @@ bool DescReader::read(attn_kernel_desc &d) {
   d.format_version = (int32_t)version;
   if (version == 1) {
     d.has_mask_info = d.has_scale = 1;
-    return readCommon(d) && readV1(d);
+    return readCommon(d) && readV1(d) && readDispatch(d);
   }
-  return readCommon(d) && readV2(d);
+  return readCommon(d) && readV2(d) && readDispatch(d);
 }
 
 } // namespace

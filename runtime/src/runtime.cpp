@@ -6,6 +6,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +26,14 @@ struct attn_kernel {
   std::string loadNote;   // why the cubin was not used
   std::string deviceName;
   int ccMajor = 0, ccMinor = 0;
+  // The kernels of the dispatch table, in desc.variants order, each loaded
+  // as a kernel of its own (its module, its reference to the context).
+  std::vector<attn_kernel *> variants;
+  // What the last successful launch through this handle ran: -1 this
+  // kernel, i variants[i], -2 nothing yet. Atomic because launches may come
+  // from several threads: attn_kernel_info gets one of theirs, never a torn
+  // value.
+  std::atomic<int> lastLaunched{-2};
 };
 
 namespace {
@@ -92,14 +101,6 @@ public:
 private:
   bool pushed = false;
 };
-
-std::string joinPath(const std::string &dir, const std::string &file) {
-  if (!file.empty() && file[0] == '/')
-    return file;
-  if (dir.empty())
-    return file;
-  return dir.back() == '/' ? dir + file : dir + "/" + file;
-}
 
 /// "sm_90a" -> (9, 0, 'a'); false if `target` is not of that form.
 bool parseTarget(const char *target, int &major, int &minor, char &suffix) {
@@ -374,6 +375,55 @@ void releaseOnDevice(attn_kernel &k) {
   k.context = nullptr;
 }
 
+/// Unloads `k` and its dispatch variants (loaded or not) and frees them.
+void destroyKernel(attn_kernel *k) {
+  if (!k)
+    return;
+  for (attn_kernel *v : k->variants)
+    destroyKernel(v);
+  releaseOnDevice(*k);
+  delete k;
+}
+
+/// Loads the module of a kernel whose description `k.desc` is read, from
+/// the PTX or cubin it names in `dir`.
+bool loadKernel(attn_kernel &k, const std::string &dir, std::string &error) {
+  k.dir = dir;
+  k.ptxPath = joinPath(dir, k.desc.ptx);
+  if (k.desc.cubin[0])
+    k.cubinPath = joinPath(dir, k.desc.cubin);
+  return loadOnDevice(k, error);
+}
+
+/// Loads the dispatch variants of the loaded kernel `k` from their
+/// (checked) descriptions, each with everything a kernel's load does. They
+/// belong to `k` as soon as they exist, so that destroyKernel frees them
+/// whatever fails.
+bool loadVariants(attn_kernel &k, const std::vector<attn_kernel_desc> &descs,
+                  std::string &error) {
+  k.variants.reserve(descs.size());
+  for (size_t i = 0; i < descs.size(); ++i) {
+    attn_kernel *v = new attn_kernel();
+    k.variants.push_back(v);
+    v->desc = descs[i];
+    std::string which = std::string("dispatch variant \"") + v->desc.name +
+                        "\" (dispatch.variants[" + std::to_string(i) + "])";
+    trace("loading " + which);
+    std::string why;
+    if (!loadKernel(*v, k.dir, why)) {
+      error = which + ": " + why;
+      return false;
+    }
+    // The same call, so the same current device; a launch could not run
+    // one handle's kernels on two devices.
+    if (v->device != k.device) {
+      error = which + " was loaded on another device than " + k.desc.name;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Nk == 0: every row sees no key, so O = 0 and LSE = -inf.
 bool fillEmpty(const attn_kernel &k, const attn_tensor &o,
                const attn_tensor *lse, CUstream stream, std::string &error) {
@@ -578,6 +628,39 @@ int launchV2(attn_kernel &k, const attn_arg *args, size_t numArgs, CUstream s,
                      where, err, err_len);
 }
 
+/// A format_version 2 or 3 launch through handle `k` (`fn` names the entry
+/// point in messages): the kernel that k's dispatch table picks for `args`
+/// (k itself without a table) is checked and launched, and remembered for
+/// attn_kernel_info's last_variant when the launch went out.
+int dispatchV2(attn_kernel &k, const char *fn, const attn_arg *args,
+               size_t numArgs, CUstream s, char *err, size_t err_len) {
+  int chosen = attn_desc_select_variant(&k.desc, args, numArgs);
+  if (chosen >= (int)k.variants.size())
+    chosen = -1; // cannot happen: every entry of the table is loaded
+  attn_kernel &run = chosen < 0 ? k : *k.variants[chosen];
+  std::string choice;
+  if (chosen >= 0) {
+    choice = std::string("variant ") + run.desc.name + " for k.size2 = " +
+             std::to_string(dispatchExtent(args, numArgs));
+    trace(choice);
+  }
+  std::string where = std::string(fn) + "(" + k.desc.name +
+                      (choice.empty() ? "" : ", " + choice) + "): ";
+  int rc = launchV2(run, args, numArgs, s, where, err, err_len);
+  if (rc == 0)
+    k.lastLaunched.store(chosen, std::memory_order_relaxed);
+  return rc;
+}
+
+/// The name of the kernel the last successful launch through `k` ran, ""
+/// before any.
+std::string lastVariant(const attn_kernel &k) {
+  int last = k.lastLaunched.load(std::memory_order_relaxed);
+  if (last == -2)
+    return "";
+  return last == -1 ? k.desc.name : k.variants[(size_t)last]->desc.name;
+}
+
 } // namespace
 
 extern "C" {
@@ -598,30 +681,23 @@ int attn_kernel_load(const char *dir, const char *name, attn_kernel **out,
     return 1;
   }
   attn_kernel *k = new attn_kernel();
-  k->dir = dir;
-  std::string jsonPath = joinPath(k->dir, std::string(name) + ".json");
-  char msg[2048];
-  if (attn_desc_parse_file(jsonPath.c_str(), &k->desc, msg, sizeof msg)) {
-    setError(err, err_len, where + msg);
-    delete k;
-    return 1;
-  }
-  if (std::strcmp(k->desc.name, name) != 0) {
-    setError(err, err_len,
-             where + jsonPath + ": describes kernel \"" + k->desc.name +
-                 "\", not \"" + name + "\"");
-    delete k;
-    return 1;
-  }
-  k->ptxPath = joinPath(k->dir, k->desc.ptx);
-  if (k->desc.cubin[0])
-    k->cubinPath = joinPath(k->dir, k->desc.cubin);
-
   std::string error;
-  if (!loadOnDevice(*k, error)) {
+  if (!readKernelFile(dir, name, k->desc, error)) {
     setError(err, err_len, where + error);
-    releaseOnDevice(*k);
     delete k;
+    return 1;
+  }
+  // Every variant's metadata is read and compared before anything is
+  // loaded on the device: a bad table fails without a device too.
+  std::vector<attn_kernel_desc> variants((size_t)k->desc.num_variants);
+  if (!readVariants(dir, k->desc, variants.data(), error)) {
+    setError(err, err_len, where + error);
+    delete k;
+    return 1;
+  }
+  if (!loadKernel(*k, dir, error) || !loadVariants(*k, variants, error)) {
+    setError(err, err_len, where + error);
+    destroyKernel(k);
     return 1;
   }
   *out = k;
@@ -638,9 +714,14 @@ int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
   }
   std::string where =
       std::string("attn_kernel_launch(") + k->desc.name + "): ";
-  if (k->desc.format_version == 1)
-    return launchV1(*k, q, key, v, o, lse, static_cast<CUstream>(stream),
-                    where, err, err_len);
+  if (k->desc.format_version == 1) {
+    // No dispatch table in format_version 1 (the parser refuses one).
+    int rc = launchV1(*k, q, key, v, o, lse, static_cast<CUstream>(stream),
+                      where, err, err_len);
+    if (rc == 0)
+      k->lastLaunched.store(-1, std::memory_order_relaxed);
+    return rc;
+  }
   // format_version 2 and 3: the same tensors by role.
   const attn_kernel_desc &d = k->desc;
   for (int32_t b = 0; b < d.num_buffers; ++b)
@@ -666,8 +747,8 @@ int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
     args[n].role = kRoleNames[role];
     args[n++].tensor = *tensors[role];
   }
-  return launchV2(*k, args, n, static_cast<CUstream>(stream), where, err,
-                  err_len);
+  return dispatchV2(*k, "attn_kernel_launch", args, n,
+                    static_cast<CUstream>(stream), err, err_len);
 }
 
 int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
@@ -684,8 +765,8 @@ int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
     return 1;
   }
   if (k->desc.format_version != 1)
-    return launchV2(*k, args, num_args, static_cast<CUstream>(stream), where,
-                    err, err_len);
+    return dispatchV2(*k, "attn_kernel_launch_args", args, num_args,
+                      static_cast<CUstream>(stream), err, err_len);
   // format_version 1: check the roles, then the tensors as attn_kernel_launch.
   attn_launch_plan_v2 plan;
   char msg[2048];
@@ -696,8 +777,11 @@ int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
   const attn_tensor *t[5] = {};
   for (size_t i = 0; i < num_args; ++i)
     t[roleFromName(args[i].role)] = &args[i].tensor;
-  return launchV1(*k, t[0], t[1], t[2], t[3], t[4],
-                  static_cast<CUstream>(stream), where, err, err_len);
+  int rc = launchV1(*k, t[0], t[1], t[2], t[3], t[4],
+                    static_cast<CUstream>(stream), where, err, err_len);
+  if (rc == 0)
+    k->lastLaunched.store(-1, std::memory_order_relaxed);
+  return rc;
 }
 
 int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
@@ -716,6 +800,8 @@ int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
     value = k->deviceName;
   else if (kk == "device_arch")
     value = "sm_" + num(k->ccMajor) + num(k->ccMinor);
+  else if (kk == "last_variant")
+    value = lastVariant(*k);
   else if (!descInfo(k->desc, kk, value)) {
     setError(out, out_len, "unknown key \"" + kk + "\"");
     return -1;
@@ -724,12 +810,7 @@ int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
   return out && value.size() < out_len ? 0 : 1;
 }
 
-void attn_kernel_unload(attn_kernel *k) {
-  if (!k)
-    return;
-  releaseOnDevice(*k);
-  delete k;
-}
+void attn_kernel_unload(attn_kernel *k) { destroyKernel(k); }
 
 const attn_kernel_desc *attn_kernel_get_desc(const attn_kernel *k) {
   return k ? &k->desc : nullptr;

@@ -802,6 +802,7 @@ int main(int argc, char **argv) {
   testValidation();
   testFormatVersion2();
   testFormatVersion3();
+  testDispatch(tmp);
   std::printf("attn_runtime_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -79,6 +79,9 @@ void testFormatVersion2();
 /// format_version 3 (runtime_test_v3.cpp).
 void testFormatVersion3();
 
+/// Dispatch tables (runtime_test_dispatch.cpp); files go to `tmp`.
+void testDispatch(const std::string &tmp);
+
 } // namespace attn_rt_test
 
 #endif // ATTN_RUNTIME_TEST_SUPPORT_H

@@ -1,0 +1,431 @@
+//===- runtime_lib_test.cpp - libattn_runtime.so on a fake driver --------===//
+//
+// attn_kernel_load, the launches, attn_kernel_info and attn_kernel_unload
+// through the shared library, run against test/fake_cuda.cpp (a libcuda.so.1
+// that answers as one sm_90 device and records the launches instead of
+// running them; CTest puts it first on LD_LIBRARY_PATH). Covers dispatch
+// tables: refused before the device (missing, unparsable or mismatched
+// variants, bad tables), failures on the device (a variant's PTX missing,
+// not compiling, without its entry), which kernel each launch entry point
+// runs for k.size2 below, at and above each max and 0, with that kernel's
+// grid and shared memory, last_variant, and that every context and module
+// is given back after a load fails and after unload (in the sanitized
+// build LeakSanitizer also checks the host memory).
+// Usage: attn_runtime_lib_test [TMPDIR].
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn_runtime.h"
+#include "test_support.h"
+#include "v2_documents.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace attn_rt_test;
+
+extern "C" {
+/// fake_cuda.cpp's record (the same layout).
+struct fake_cuda_state {
+  int retained_contexts;
+  int loaded_modules;
+  int launches;
+  int tensor_maps;
+  char last_function[128];
+  unsigned grid[3], block[3], shared_bytes;
+  uint64_t first_param;
+};
+}
+
+namespace {
+
+fake_cuda_state *fake = nullptr;
+
+std::string dirOf(const std::string &tmp) { return tmp + "/lib-dispatch"; }
+
+void writeText(const std::string &path, const std::string &text) {
+  FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    std::printf("FAIL: cannot write %s\n", path.c_str());
+    return;
+  }
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+}
+
+/// dir/<name>.json and, unless `ptx` is NULL, the PTX it names (by default
+/// one that has its entry).
+void writeKernel(const std::string &dir, const Json &j,
+                 const char *ptx = "") {
+  std::string name = j["name"].get<std::string>();
+  writeText(dir + "/" + name + ".json", text(j));
+  std::string ptxPath = dir + "/" + j["ptx"].get<std::string>();
+  if (!ptx) {
+    std::remove(ptxPath.c_str());
+    return;
+  }
+  writeText(ptxPath, *ptx ? std::string(ptx)
+                          : ".visible .entry " +
+                                j["entry"].get<std::string>() + "(\n)\n");
+}
+
+/// The real kernel "k" with variants k__n512 and k__n2048.
+Json mainKernel() {
+  Json j = realV2();
+  j["ptx"] = "k.sm_90a.ptx";
+  j["dispatch"] = parsed(R"({"on": "k.size2", "variants": [
+      {"max": 512, "kernel": "k__n512"}, {"max": 2048, "kernel": "k__n2048"}]})");
+  return j;
+}
+
+/// A variant: the real kernel with other tiles (so another grid x for
+/// Nq = 100: 2 for block_m 64, 4 for 32; the kernel's is 1) and shared
+/// memory.
+Json variantKernel(const std::string &name, int blockM, int sharedBytes) {
+  Json j = realV2();
+  j["name"] = name;
+  j["entry"] = name;
+  j["ptx"] = name + ".sm_90a.ptx";
+  j["block_m"] = blockM;
+  j["shared_bytes"] = sharedBytes;
+  return j;
+}
+
+/// The kernel and both variants, all loadable.
+void writeGoodTable(const std::string &dir) {
+  mkdir(dir.c_str(), 0755);
+  writeKernel(dir, mainKernel());
+  writeKernel(dir, variantKernel("k__n512", 64, 40960));
+  writeKernel(dir, variantKernel("k__n2048", 32, 65536));
+}
+
+bool nothingHeld() {
+  return fake->retained_contexts == 0 && fake->loaded_modules == 0;
+}
+
+/// attn_kernel_load(dir, "k"): the handle or NULL, and the message.
+attn_kernel *load(const std::string &dir, std::string &msg) {
+  char err[4096] = {0};
+  static char sentinel;
+  attn_kernel *k = reinterpret_cast<attn_kernel *>(&sentinel); // not NULL
+  int rc = attn_kernel_load(dir.c_str(), "k", &k, err, sizeof err);
+  msg = err;
+  CHECK(rc == 0 ? k != nullptr && k != (attn_kernel *)&sentinel
+                : k == nullptr,
+        "attn_kernel_load sets *out to the handle, or to NULL on failure");
+  return rc == 0 ? k : nullptr;
+}
+
+std::string info(attn_kernel *k, const char *key) {
+  char buf[1024];
+  return attn_kernel_info(k, key, buf, sizeof buf) == 0 ? buf : "<error>";
+}
+
+/// The load fails with a message holding every needle, and gives back
+/// whatever it had taken of the device.
+void expectLoadFails(const std::string &dir, const std::string &what,
+                     const std::vector<std::string> &needles,
+                     bool beforeDevice) {
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k == nullptr, what + ": expected the load to fail");
+  attn_kernel_unload(k);
+  CHECK(contains(msg, "attn_kernel_load(" + dir + ", k): "),
+        what + ": the message names the call: " + msg);
+  for (const std::string &n : needles)
+    CHECK(contains(msg, n), what + ": message lacks \"" + n + "\": " + msg);
+  CHECK(nothingHeld(), what + ": " + std::to_string(fake->retained_contexts) +
+                           " contexts and " +
+                           std::to_string(fake->loaded_modules) +
+                           " modules still held after the failed load");
+  if (beforeDevice)
+    CHECK(!contains(msg, ".ptx"), what + ": refused before the device: " + msg);
+}
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+void testRefusedBeforeTheDevice(const std::string &tmp) {
+  const std::string dir = dirOf(tmp);
+  writeGoodTable(dir);
+  std::remove((dir + "/k__n2048.json").c_str());
+  expectLoadFails(dir, "a missing variant",
+                  {"dispatch variant \"k__n2048\" (dispatch.variants[1] of k)",
+                   dir + "/k__n2048.json: cannot open"},
+                  true);
+
+  Json bad = variantKernel("k__n2048", 32, 65536);
+  bad["buffers"][2]["static_shape"][3] = 64;
+  writeKernel(dir, bad);
+  expectLoadFails(dir, "a variant with another value head dim",
+                  {"dispatch variant \"k__n2048\"",
+                   "value_head_dim is 64, k's is 128"},
+                  true);
+
+  writeText(dir + "/k__n2048.json", text(mainKernel()));
+  expectLoadFails(
+      dir, "a variant file that is the main kernel's",
+      {"k__n2048.json: describes kernel \"k\", not \"k__n2048\""}, true);
+
+  bad = variantKernel("k__n2048", 32, 65536);
+  bad["dispatch"] = parsed(
+      R"({"on": "k.size2", "variants": [{"max": 64, "kernel": "k__n64"}]})");
+  writeKernel(dir, bad);
+  expectLoadFails(dir, "a variant with a table of its own",
+                  {"dispatch variant \"k__n2048\"",
+                   "has a dispatch table itself"},
+                  true);
+
+  writeGoodTable(dir);
+  Json badMain = mainKernel();
+  badMain["dispatch"]["variants"][1]["max"] = 100;
+  writeKernel(dir, badMain);
+  expectLoadFails(dir, "a table whose maxima do not increase",
+                  {"k.json", "key \"dispatch.variants[1].max\"",
+                   "100 is not larger than dispatch.variants[0].max (512)"},
+                  true);
+}
+
+void testFailuresOnTheDevice(const std::string &tmp) {
+  const std::string dir = dirOf(tmp);
+  writeGoodTable(dir);
+  writeKernel(dir, variantKernel("k__n2048", 32, 65536), nullptr);
+  expectLoadFails(dir, "a variant without its PTX",
+                  {"dispatch variant \"k__n2048\" (dispatch.variants[1]): ",
+                   "k__n2048.sm_90a.ptx: cannot open"},
+                  false);
+  writeKernel(dir, variantKernel("k__n2048", 32, 65536), "FAKE_JIT_FAILS");
+  expectLoadFails(dir, "a variant whose PTX does not compile",
+                  {"dispatch variant \"k__n2048\"", "cuModuleLoadDataEx",
+                   "CUDA_ERROR_INVALID_PTX"},
+                  false);
+  writeKernel(dir, variantKernel("k__n512", 64, 40960), ".entry other\n");
+  expectLoadFails(dir, "a variant whose PTX lacks its entry",
+                  {"dispatch variant \"k__n512\" (dispatch.variants[0])",
+                   "cuModuleGetFunction", "entry \"k__n512\""},
+                  false);
+  writeGoodTable(dir);
+  writeKernel(dir, mainKernel(), nullptr);
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  attn_kernel_unload(k);
+  CHECK(k == nullptr && contains(msg, "k.sm_90a.ptx: cannot open") &&
+            !contains(msg, "dispatch variant") && nothingHeld(),
+        "the kernel's own PTX missing: refused before the variants load: " +
+            msg);
+}
+
+//===----------------------------------------------------------------------===//
+// Launching
+//===----------------------------------------------------------------------===//
+
+struct Expected {
+  const char *function;
+  unsigned gridX, sharedBytes;
+};
+
+/// One launch: attn_kernel_launch (or, `byRole`, attn_kernel_launch_args)
+/// with Nq = 100 and Nk keys runs `want`.
+void expectLaunch(attn_kernel *k, int64_t nk, const Expected &want,
+                  bool byRole = false) {
+  Args a = goodArgs(2, 8, 2, 100, nk);
+  char err[1024] = {0};
+  int before = fake->launches;
+  int rc = byRole ? attn_kernel_launch_args(k, a.list.data(), a.list.size(),
+                                            nullptr, err, sizeof err)
+                  : attn_kernel_launch(k, &a["q"], &a["k"], &a["v"], &a["o"],
+                                       &a["lse"], nullptr, err, sizeof err);
+  std::string what = std::string(byRole ? "attn_kernel_launch_args"
+                                        : "attn_kernel_launch") +
+                     " with k.size2 = " + std::to_string(nk);
+  CHECK(rc == 0 && fake->launches == before + 1,
+        what + ": one launch: " + err);
+  CHECK(std::string(fake->last_function) == want.function &&
+            fake->grid[0] == want.gridX && fake->grid[1] == 16 &&
+            fake->shared_bytes == want.sharedBytes &&
+            fake->first_param == 0x10000000,
+        what + ": runs " + want.function + " (grid x " +
+            std::to_string(want.gridX) + ", " +
+            std::to_string(want.sharedBytes) + " bytes), got " +
+            fake->last_function + " (grid x " + std::to_string(fake->grid[0]) +
+            ", " + std::to_string(fake->shared_bytes) + " bytes)");
+  CHECK(info(k, "last_variant") == want.function,
+        what + ": last_variant " + info(k, "last_variant"));
+}
+
+void testLaunches(const std::string &tmp) {
+  const std::string dir = dirOf(tmp);
+  writeGoodTable(dir);
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k != nullptr, "the kernel and its two variants load: " + msg);
+  if (!k)
+    return;
+  CHECK(fake->retained_contexts == 3 && fake->loaded_modules == 3,
+        "three kernels: three modules, three context references");
+  CHECK(info(k, "dispatch") ==
+            "k.size2<=512:k__n512 k.size2<=2048:k__n2048 else:k",
+        "info dispatch: " + info(k, "dispatch"));
+  CHECK(info(k, "last_variant").empty() && info(k, "block_m") == "128" &&
+            info(k, "name") == "k",
+        "before a launch: last_variant \"\"; the other keys are k's");
+
+  const Expected n512 = {"k__n512", 2, 40960}, n2048 = {"k__n2048", 4, 65536},
+                 main = {"k", 1, 98304};
+  expectLaunch(k, 300, n512);
+  expectLaunch(k, 0, n512); // launched for Nk = 0 (format 2 writes O itself)
+  expectLaunch(k, 1, n512);
+  expectLaunch(k, 512, n512);
+  expectLaunch(k, 513, n2048);
+  expectLaunch(k, 2048, n2048);
+  expectLaunch(k, 2049, main);
+  expectLaunch(k, 100000, main);
+  expectLaunch(k, 511, n512, /*byRole=*/true);
+  expectLaunch(k, 1000, n2048, true);
+  expectLaunch(k, 4096, main, true);
+  expectLaunch(k, 0, n512, true);
+
+  // A refused launch names the variant whose checks refused it, launches
+  // nothing and leaves last_variant.
+  Args a = goodArgs(2, 8, 2, 100, 1000);
+  a["o"].dtype = ATTN_BF16;
+  char err[1024] = {0};
+  int before = fake->launches;
+  CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                sizeof err) != 0 &&
+            contains(err, "attn_kernel_launch_args(k, variant k__n2048 for "
+                          "k.size2 = 1000): ") &&
+            contains(err, "o") && fake->launches == before &&
+            info(k, "last_variant") == "k__n512",
+        std::string("a refused launch through a variant: ") + err);
+  a = goodArgs(2, 8, 2, 100, 3000);
+  a["o"].dtype = ATTN_BF16;
+  CHECK(attn_kernel_launch(k, &a["q"], &a["k"], &a["v"], &a["o"], &a["lse"],
+                           nullptr, err, sizeof err) != 0 &&
+            contains(err, "attn_kernel_launch(k): ") &&
+            fake->launches == before,
+        std::string("a refused launch of the kernel itself: ") + err);
+  // An empty problem: checked against the chosen variant, nothing to run.
+  a = goodArgs(2, 8, 2, 0, 1000);
+  CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                sizeof err) == 0 &&
+            fake->launches == before &&
+            info(k, "last_variant") == "k__n2048",
+        std::string("Nq = 0: nothing launched, last_variant the variant "
+                    "checked: ") +
+            err);
+
+  attn_kernel_unload(k);
+  CHECK(nothingHeld(), "unload gives back the three modules and contexts");
+}
+
+/// format_version 2 and 3 in one table: a TMA variant for short rows.
+void testMixedFormats(const std::string &tmp) {
+  const std::string dir = dirOf(tmp);
+  writeGoodTable(dir);
+  Json tma = variantKernel("k__n512", 64, 40960);
+  tma["format_version"] = 3;
+  tma["tensor_maps"] = parsed(
+      R"([{"buffer": 1, "box": [64, 64, 1, 1], "swizzle": 128}])");
+  tma["params"].push_back("k.tensor_map");
+  writeKernel(dir, tma);
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k != nullptr, "a format 2 kernel with a format 3 variant: " + msg);
+  if (!k)
+    return;
+  int maps = fake->tensor_maps;
+  expectLaunch(k, 300, {"k__n512", 2, 40960});
+  CHECK(fake->tensor_maps == maps + 1,
+        "the format 3 variant's launch encodes its tensor map");
+  expectLaunch(k, 5000, {"k", 1, 98304});
+  CHECK(fake->tensor_maps == maps + 1, "the format 2 kernel's encodes none");
+  attn_kernel_unload(k);
+  CHECK(nothingHeld(), "unload (mixed formats)");
+}
+
+/// A kernel without a table and a format_version 1 one: last_variant is
+/// the kernel.
+void testWithoutTable(const std::string &tmp) {
+  const std::string dir = dirOf(tmp);
+  writeGoodTable(dir);
+  Json plain = realV2();
+  plain["ptx"] = "k.sm_90a.ptx";
+  writeKernel(dir, plain);
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k != nullptr && fake->loaded_modules == 1,
+        "a kernel without a table loads alone: " + msg);
+  if (!k)
+    return;
+  CHECK(info(k, "dispatch").empty(), "no table: info dispatch \"\"");
+  expectLaunch(k, 300, {"k", 1, 98304});
+  expectLaunch(k, 0, {"k", 1, 98304}, true);
+  attn_kernel_unload(k);
+
+  Json v1 = parsed(R"json({"format_version": 1, "name": "k",
+    "target": "sm_90a", "compiler": "attn", "ptx": "k.v1.ptx",
+    "cubin": null, "entry": "k", "block_m": 64, "block_n": 64,
+    "warps": 4, "stages": 2, "threads": 128, "shared_bytes": 24576,
+    "head_dim": 128, "value_head_dim": 128, "element_type": "f16",
+    "has_lse": true, "scale_log2e": 0.18033688, "mask": {"kind": "none"},
+    "grid": ["ceildiv(Nq, block_m)", "B * Hq", "1"],
+    "params": ["q","k","v","o","lse","B","Hq","Hkv","Nq","Nk","q_sb","q_sh",
+               "q_sr","k_sb","k_sh","k_sr","v_sb","v_sh","v_sr","o_sb",
+               "o_sh","o_sr","lse_sb","lse_sh"]})json");
+  writeKernel(dir, v1);
+  k = load(dir, msg);
+  CHECK(k != nullptr, "a format_version 1 kernel loads: " + msg);
+  if (!k)
+    return;
+  expectLaunch(k, 300, {"k", 2, 24576}); // last_variant: k
+  attn_kernel_unload(k);
+  CHECK(nothingHeld(), "unload (no table)");
+}
+
+void testNoHandle() {
+  char out[256] = {0};
+  CHECK(attn_kernel_info(nullptr, "last_variant", out, sizeof out) == -1,
+        "last_variant of no handle: an error, no crash");
+  CHECK(attn_kernel_launch_args(nullptr, nullptr, 0, nullptr, out,
+                                sizeof out) != 0 &&
+            contains(out, "no loaded kernel"),
+        std::string("launch through no handle: ") + out);
+  attn_kernel_unload(nullptr);
+  attn_kernel_desc d;
+  std::string error;
+  CHECK(parse(text(mainKernel()), d, error) == 0 &&
+            attn_desc_select_variant(&d, nullptr, 0) == -1,
+        "the library exports attn_desc_select_variant: " + error);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string tmp = argc > 1 ? argv[1] : "/tmp/attn_runtime_lib_test";
+  mkdir(tmp.c_str(), 0755);
+  using GetState = fake_cuda_state *(*)();
+  auto get = reinterpret_cast<GetState>(dlsym(RTLD_DEFAULT,
+                                               "fake_cuda_state_get"));
+  if (!get) {
+    std::printf("FAIL: libcuda.so.1 is not the fake driver (test/"
+                "fake_cuda.cpp; run through CTest, which sets "
+                "LD_LIBRARY_PATH)\n");
+    return 1;
+  }
+  fake = get();
+  testRefusedBeforeTheDevice(tmp);
+  testFailuresOnTheDevice(tmp);
+  testLaunches(tmp);
+  testMixedFormats(tmp);
+  testWithoutTable(tmp);
+  testNoHandle();
+  std::printf("attn_runtime_lib_test: %d checks, %d failed\n", checks,
+              failures);
+  return failures == 0 ? 0 : 1;
+}
