@@ -68,3 +68,11 @@ config.substitutions.append(
     ("%attn_python_dir", os.path.join(config.attn_obj_root, "python-bindings")))
 if os.path.exists(os.path.join(config.attn_runtime_dir, "libattn_runtime.so")):
     config.available_features.add("attn-runtime-lib")
+# The shared library's load/launch paths against the fake driver
+# (runtime/test/fake_cuda.cpp), found first on LD_LIBRARY_PATH.
+config.substitutions.append(
+    ("%attn_runtime_lib_test", os.path.join(config.attn_runtime_dir, "attn_runtime_lib_test")))
+config.substitutions.append(
+    ("%attn_fake_driver_dir", os.path.join(config.attn_runtime_dir, "fake-driver")))
+if os.path.exists(os.path.join(config.attn_runtime_dir, "attn_runtime_lib_test")):
+    config.available_features.add("attn-runtime-lib-test")
