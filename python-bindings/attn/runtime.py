@@ -9,6 +9,7 @@ needed: this is the part of the package the GPU machine uses.
 """
 
 import ctypes
+import struct
 import threading
 
 from . import _paths
@@ -43,6 +44,11 @@ class Runtime:
                                          ctypes.c_void_p, ctypes.c_char_p,
                                          ctypes.c_size_t]
         L.attn_kernel_launch.restype = ctypes.c_int
+        # The same function with the tensor descriptors by address (the
+        # launch fast path: integers convert faster than structures).
+        self.launch_by_address = ctypes.CFUNCTYPE(
+            ctypes.c_int, *([ctypes.c_void_p] * 7), ctypes.c_char_p,
+            ctypes.c_size_t)(("attn_kernel_launch", L))
         L.attn_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
                                        ctypes.c_char_p, ctypes.c_size_t]
         L.attn_kernel_info.restype = ctypes.c_int
@@ -75,14 +81,6 @@ class Kernel:
         self.rt, self.handle = rt, handle
         self._local = threading.local()
 
-    def _error_buffer(self):
-        """This thread's message buffer for launches (one allocation per
-        thread and kernel, not per launch)."""
-        buf = getattr(self._local, "err", None)
-        if buf is None:
-            buf = self._local.err = ctypes.create_string_buffer(4096)
-        return buf
-
     def info(self, key):
         buf = ctypes.create_string_buffer(1024)
         rc = self.rt.lib.attn_kernel_info(self.handle, key.encode(), buf, len(buf))
@@ -93,17 +91,35 @@ class Kernel:
     def launch(self, q, k, v, o, lse, stream=None, extra=None):
         """Tensors are torch tensors (lse may be None); `extra` maps further
         roles (bias, alibi_slopes) to tensors. Raises LaunchError."""
-        import torch
-        if stream is None:
-            stream = torch.cuda.current_stream()
         if extra:
+            import torch
             return self.launch_args(dict(q=q, k=k, v=v, o=o, lse=lse, **extra),
-                                    stream)
-        err = self._error_buffer()
-        rc = self.rt.lib.attn_kernel_launch(
-            self.handle, tensor_desc(q), tensor_desc(k), tensor_desc(v),
-            tensor_desc(o), tensor_desc(lse) if lse is not None else None,
-            stream.cuda_stream, err, len(err))
+                                    stream if stream is not None
+                                    else torch.cuda.current_stream())
+        # The descriptors are packed into this thread's buffer with one
+        # struct call each and passed as addresses: building ctypes
+        # structures cost 6 us a tensor, torch.cuda.current_stream() 8 us
+        # (bench/device/probes/launch_overhead.py on the H200).
+        local = self._local
+        buf = getattr(local, "descs", None)
+        if buf is None:
+            buf = local.descs = ctypes.create_string_buffer(5 * _DESC.size)
+            local.base = ctypes.addressof(buf)
+            local.err = ctypes.create_string_buffer(4096)
+        base = local.base
+        _pack(buf, 0, q)
+        _pack(buf, _DESC.size, k)
+        _pack(buf, 2 * _DESC.size, v)
+        _pack(buf, 3 * _DESC.size, o)
+        if lse is not None:
+            _pack(buf, 4 * _DESC.size, lse)
+        raw_stream = (stream.cuda_stream if stream is not None
+                      else _current_raw_stream(q))
+        err = local.err
+        rc = self.rt.launch_by_address(
+            self.handle, base, base + _DESC.size, base + 2 * _DESC.size,
+            base + 3 * _DESC.size, base + 4 * _DESC.size if lse is not None else None,
+            raw_stream, err, len(err))
         if rc != 0:
             raise LaunchError(err.value.decode(errors="replace"))
 
@@ -138,15 +154,45 @@ def torch_dtype(name):
 
 
 _TORCH_CODES = None
+# attn_tensor's layout: ptr, shape[4], strides[4], rank, dtype.
+_DESC = struct.Struct("<Q4q4qii")
+assert _DESC.size == ctypes.sizeof(AttnTensor)
 
 
-def tensor_desc(t, dtype_code=None):
+def _codes():
     global _TORCH_CODES
     if _TORCH_CODES is None:
         import torch
         _TORCH_CODES = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}
-    # One constructor call (field by field cost a microsecond a tensor);
-    # a rank over 4 is passed as such for the runtime to refuse.
+    return _TORCH_CODES
+
+
+def _pack(buf, offset, t):
+    """Writes t's attn_tensor at `offset` of `buf` (a rank over 4 is
+    passed as such for the runtime to refuse)."""
+    rank = t.dim()
+    code = _codes().get(t.dtype, 99)
+    if rank == 4:
+        _DESC.pack_into(buf, offset, t.data_ptr(), *t.shape, *t.stride(), 4, code)
+    else:
+        shape = (tuple(t.shape) + (0, 0, 0, 0))[:4]
+        strides = (tuple(t.stride()) + (0, 0, 0, 0))[:4]
+        _DESC.pack_into(buf, offset, t.data_ptr(), *shape, *strides, rank, code)
+
+
+def _current_raw_stream(t):
+    """The current CUDA stream of t's device as an integer (torch's own
+    accessor, which Triton uses too; the public one builds a Stream object)."""
+    import torch
+    get = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if get is not None:
+        return get(t.get_device())
+    return torch.cuda.current_stream(t.device).cuda_stream
+
+
+def tensor_desc(t, dtype_code=None):
+    """t's attn_tensor as a ctypes structure (a rank over 4 is passed as
+    such for the runtime to refuse)."""
     shape, strides = t.shape, t.stride()
     return AttnTensor(t.data_ptr(), _Dims(*shape[:4]), _Dims(*strides[:4]), t.dim(),
-                      _TORCH_CODES.get(t.dtype, 99) if dtype_code is None else dtype_code)
+                      _codes().get(t.dtype, 99) if dtype_code is None else dtype_code)
