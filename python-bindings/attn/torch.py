@@ -51,6 +51,7 @@ _artifacts_dir = os.environ.get("ATTN_ARTIFACTS")
 _rt = None
 _index = None          # {key: (directory, name, has_lse)}
 _loaded = {}           # (directory, name) -> runtime kernel
+_ready = {}            # key -> (runtime kernel, has_lse), once loaded
 _logged = set()
 fallbacks = collections.Counter()
 
@@ -62,6 +63,7 @@ def set_artifacts(directory):
     global _artifacts_dir, _index
     with _lock:
         _artifacts_dir, _index = directory, None
+        _ready.clear()
 
 
 @contextlib.contextmanager
@@ -180,6 +182,10 @@ def _kernel(q, k, v, kind, alignment, left, right, scale):
         return _fallback("dtype %s" % q.dtype)
     d, dv = q.shape[-1], v.shape[-1]
     key = _key(dtype, d, dv, kind, alignment, left, right, scale)
+    # Kernels already loaded: a dict read, no lock (the per-call path).
+    ready = _ready.get(key)
+    if ready is not None:
+        return ready
     with _lock:
         if _rt is None:
             _rt = _runtime.Runtime()
@@ -204,6 +210,7 @@ def _kernel(q, k, v, kind, alignment, left, right, scale):
                 kernel = _loaded[(directory, name)] = _rt.load(directory, name)
             except RuntimeError as e:
                 return _fallback("kernel %s does not load: %s" % (name, e))
+        _ready[key] = (kernel, has_lse)
         return kernel, has_lse
 
 
