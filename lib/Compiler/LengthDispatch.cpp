@@ -120,6 +120,13 @@ mlir::attn::compileWithLengthDispatch(ModuleOp module,
       // The kernels are named after their functions.
       auto name = StringAttr::get(module.getContext(),
                                   func.getSymName() + suffix);
+      if (SymbolTable::lookupSymbolIn(module, name))
+        return emitError(func.getLoc())
+               << "the length variant of '" << func.getSymName()
+               << "' for key lengths up to " << maxLength << " would be named '"
+               << name.getValue()
+               << "', which another function has; rename it or compile with "
+                  "--no-length-dispatch";
       if (failed(SymbolTable::replaceAllSymbolUses(func, name, *clone)))
         return func.emitError() << "cannot rename the function for its "
                                    "length variant";

@@ -67,3 +67,8 @@ func.func @none(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                  outs(%o : memref<?x?x?x128xf16>)
   return
 }
+
+// A function that already has a variant's name is an error, located at the
+// function that needs the name.
+// RUN: not attn-compile %S/Inputs/length-dispatch-clash.mlir --chip=sm_90a --tuning-db=none -o %t/c 2>&1 | FileCheck %s --check-prefix=CLASH
+// CLASH: length-dispatch-clash.mlir:1:1: error: the length variant of 'causal' for key lengths up to 512 would be named 'causal__n512', which another function has; rename it or compile with --no-length-dispatch
