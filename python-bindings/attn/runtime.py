@@ -1,6 +1,7 @@
 """Loading and launching attn kernel artifacts (<name>.json + PTX/cubin)
 through the runtime's C API (runtime/include/attn_runtime.h,
-libattn_runtime.so), on torch tensors on the current stream. No compiler
+libattn_runtime.so), on torch tensors or any array with
+__cuda_array_interface__ (CuPy, Numba) on the current stream. No compiler
 needed: this is the part of the package the GPU machine uses.
 
     rt = attn.runtime.Runtime()             # finds libattn_runtime.so
@@ -89,8 +90,11 @@ class Kernel:
         return buf.value.decode(errors="replace")
 
     def launch(self, q, k, v, o, lse, stream=None, extra=None):
-        """Tensors are torch tensors (lse may be None); `extra` maps further
-        roles (bias, alibi_slopes) to tensors. Raises LaunchError."""
+        """Tensors are torch tensors or objects with __cuda_array_interface__
+        (CuPy, Numba; f16 or f32), lse may be None; `stream` an integer
+        CUstream, a torch or CuPy stream, or None (the current one);
+        `extra` maps further roles (bias, alibi_slopes) to torch tensors.
+        Raises LaunchError."""
         if extra:
             import torch
             return self.launch_args(dict(q=q, k=k, v=v, o=o, lse=lse, **extra),
@@ -113,8 +117,7 @@ class Kernel:
         _pack(buf, 3 * _DESC.size, o)
         if lse is not None:
             _pack(buf, 4 * _DESC.size, lse)
-        raw_stream = (stream.cuda_stream if stream is not None
-                      else _current_raw_stream(q))
+        raw_stream = _raw_stream(stream, q)
         err = local.err
         rc = self.rt.launch_by_address(
             self.handle, base, base + _DESC.size, base + 2 * _DESC.size,
@@ -167,9 +170,45 @@ def _codes():
     return _TORCH_CODES
 
 
+# __cuda_array_interface__ type strings the runtime takes (numpy's
+# notation has no bfloat16: bf16 arrays come as torch tensors).
+_CAI_CODES = {"<f2": 0, "<f4": 2}
+
+
+def _cai_fields(t):
+    """(pointer, shape, strides in elements, rank, dtype code) of an object
+    with __cuda_array_interface__ (CuPy, Numba, ...; version 2 or 3)."""
+    cai = t.__cuda_array_interface__
+    code = _CAI_CODES.get(cai["typestr"])
+    if code is None:
+        raise LaunchError("a %s array of typestr %r: the kernels take f16 ('<f2') "
+                          "or f32 ('<f4') arrays through __cuda_array_interface__ "
+                          "(bf16 as torch tensors)" % (type(t).__name__, cai["typestr"]))
+    shape = tuple(cai["shape"])
+    item = 2 if code == 0 else 4
+    strides = cai.get("strides")
+    if strides is None:  # C-contiguous
+        strides, step = [], 1
+        for extent in reversed(shape):
+            strides.insert(0, step)
+            step *= max(extent, 1)
+    else:
+        if any(s % item for s in strides):
+            raise LaunchError("a %s array with strides %r bytes: not whole %d-byte "
+                              "elements" % (type(t).__name__, tuple(strides), item))
+        strides = [s // item for s in strides]
+    return cai["data"][0], shape, tuple(strides), len(shape), code
+
+
 def _pack(buf, offset, t):
-    """Writes t's attn_tensor at `offset` of `buf` (a rank over 4 is
-    passed as such for the runtime to refuse)."""
+    """Writes the attn_tensor of t (a torch tensor, or any object with
+    __cuda_array_interface__) at `offset` of `buf` (a rank over 4 is passed
+    as such for the runtime to refuse)."""
+    if not hasattr(t, "data_ptr"):
+        ptr, shape, strides, rank, code = _cai_fields(t)
+        _DESC.pack_into(buf, offset, ptr, *(shape + (0, 0, 0, 0))[:4],
+                        *(strides + (0, 0, 0, 0))[:4], rank, code)
+        return
     rank = t.dim()
     code = _codes().get(t.dtype, 99)
     if rank == 4:
@@ -178,6 +217,26 @@ def _pack(buf, offset, t):
         shape = (tuple(t.shape) + (0, 0, 0, 0))[:4]
         strides = (tuple(t.stride()) + (0, 0, 0, 0))[:4]
         _DESC.pack_into(buf, offset, t.data_ptr(), *shape, *strides, rank, code)
+
+
+def _raw_stream(stream, t):
+    """The CUstream to launch on: `stream` as an integer, or with a
+    `cuda_stream` (torch) or `ptr` (CuPy) attribute; None: the current
+    stream of t's library (torch, CuPy), else the default stream (0)."""
+    if stream is None:
+        if hasattr(t, "data_ptr"):
+            return _current_raw_stream(t)
+        if type(t).__module__.split(".")[0] == "cupy":
+            import cupy
+            return cupy.cuda.get_current_stream().ptr
+        return 0
+    if isinstance(stream, int):
+        return stream
+    for attr in ("cuda_stream", "ptr"):
+        if hasattr(stream, attr):
+            return getattr(stream, attr)
+    raise LaunchError("stream %r: expected an integer CUstream or an object "
+                      "with cuda_stream or ptr" % (stream,))
 
 
 def _current_raw_stream(t):
