@@ -634,13 +634,11 @@ def timing(kernel, meta, device):
     return recs
 
 
-def cold_start(kernel, meta, device):
-    """The first launch after the load apart from the steady state: host wall
-    time of launch + synchronize for the first call and for the second, on
-    B = 1, H = 16, N = 1024 (the load itself is timed by the caller)."""
+def one_batch(meta, h, n, seed, device):
+    """Random q, k, v and empty o (and lse) of B = 1, h heads, length n,
+    with the kernel's extra inputs (seeded with `seed`)."""
     import torch
     dt = torch_dtype(meta.dtype)
-    n, h = 1024, 16
     q = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
     k = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
     v = torch.randn(1, h, n, meta.dv, dtype=dt, device=device)
@@ -648,8 +646,16 @@ def cold_start(kernel, meta, device):
     lse = (torch.empty(1, h, n, dtype=torch.float32, device=device)
            if meta.has_lse else None)
     g = torch.Generator(device=device)
-    g.manual_seed(1)
-    extra = make_extra(meta, (1, h, h, n, n), g, device)
+    g.manual_seed(seed)
+    return q, k, v, o, lse, make_extra(meta, (1, h, h, n, n), g, device)
+
+
+def cold_start(kernel, meta, device):
+    """The first launch after the load apart from the steady state: host wall
+    time of launch + synchronize for the first call and for the second, on
+    B = 1, H = 16, N = 1024 (the load itself is timed by the caller)."""
+    import torch
+    q, k, v, o, lse, extra = one_batch(meta, 16, 1024, 1, device)
     torch.cuda.synchronize()
     out = {}
     for key in ("first_launch_ms", "second_launch_ms"):
@@ -664,20 +670,11 @@ def memory(kernel, meta, device):
     import torch
     recs = []
     h = TIMING_HIDDEN // meta.d
-    dt = torch_dtype(meta.dtype)
     for n in (MEMORY_NS if "bias" not in meta.roles else [1024, 2048, 4096]):
         torch.cuda.synchronize()
         torch.cuda.empty_cache()
         base = torch.cuda.memory_allocated()
-        q = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
-        k = torch.randn(1, h, n, meta.d, dtype=dt, device=device)
-        v = torch.randn(1, h, n, meta.dv, dtype=dt, device=device)
-        o = torch.empty(1, h, n, meta.dv, dtype=dt, device=device)
-        lse = (torch.empty(1, h, n, dtype=torch.float32, device=device)
-               if meta.has_lse else None)
-        g = torch.Generator(device=device)
-        g.manual_seed(0)
-        extra = make_extra(meta, (1, h, h, n, n), g, device)
+        q, k, v, o, lse, extra = one_batch(meta, h, n, 0, device)
         io_bytes = sum(t.numel() * t.element_size()
                        for t in (q, k, v, o, lse, *extra.values())
                        if t is not None)
