@@ -90,8 +90,9 @@ class Kernel:
         return buf.value.decode(errors="replace")
 
     def launch(self, q, k, v, o, lse, stream=None, extra=None):
-        """Tensors are torch tensors or objects with __cuda_array_interface__
-        (CuPy, Numba; f16 or f32), lse may be None; `stream` an integer
+        """Tensors are torch tensors, objects with __cuda_array_interface__
+        (CuPy, Numba; f16 or f32) or with __dlpack__ (CUDA memory; f16,
+        bf16, f32), lse may be None; `stream` an integer
         CUstream, a torch or CuPy stream, or None (the current one);
         `extra` maps further roles (bias, alibi_slopes) to torch tensors.
         Raises LaunchError."""
@@ -111,13 +112,16 @@ class Kernel:
             local.base = ctypes.addressof(buf)
             local.err = ctypes.create_string_buffer(4096)
         base = local.base
-        _pack(buf, 0, q)
-        _pack(buf, _DESC.size, k)
-        _pack(buf, 2 * _DESC.size, v)
-        _pack(buf, 3 * _DESC.size, o)
-        if lse is not None:
-            _pack(buf, 4 * _DESC.size, lse)
         raw_stream = _raw_stream(stream, q)
+        # DLPack capsules borrowed for the call (their producers' deleters
+        # run when they go).
+        keep = []
+        _pack(buf, 0, q, keep, raw_stream)
+        _pack(buf, _DESC.size, k, keep, raw_stream)
+        _pack(buf, 2 * _DESC.size, v, keep, raw_stream)
+        _pack(buf, 3 * _DESC.size, o, keep, raw_stream)
+        if lse is not None:
+            _pack(buf, 4 * _DESC.size, lse, keep, raw_stream)
         err = local.err
         rc = self.rt.launch_by_address(
             self.handle, base, base + _DESC.size, base + 2 * _DESC.size,
@@ -200,12 +204,87 @@ def _cai_fields(t):
     return cai["data"][0], shape, tuple(strides), len(shape), code
 
 
-def _pack(buf, offset, t):
-    """Writes the attn_tensor of t (a torch tensor, or any object with
-    __cuda_array_interface__) at `offset` of `buf` (a rank over 4 is passed
-    as such for the runtime to refuse)."""
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    """DLPack's DLTensor (dlpack.h, version 0.8 and 1.0 alike), the first
+    member of the DLManagedTensor a "dltensor" capsule points to."""
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice),
+                ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_CODES = {(2, 16): 0, (4, 16): 1, (2, 32): 2}  # (kDLFloat|kDLBfloat, bits)
+_DL_CUDA = (2, 13)                                 # kDLCUDA, kDLCUDAManaged
+_capsule_pointer = None
+
+
+def _dlpack_fields(t, stream, keep):
+    """The fields of an object with __dlpack__ (JAX, ...), its capsule kept
+    in `keep` for the call: borrowed, not consumed, so that its producer's
+    deleter runs when it goes. The producer makes the data ready on `stream`
+    (DLPack's stream argument: 1 for the legacy default stream)."""
+    global _capsule_pointer
+    if _capsule_pointer is None:
+        _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        _capsule_pointer.restype = ctypes.c_void_p
+        _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    name = type(t).__name__
+    # The device first (a CPU producer refuses a CUDA stream argument).
+    device = t.__dlpack_device__() if hasattr(t, "__dlpack_device__") else None
+    if device is not None and int(device[0]) not in _DL_CUDA:
+        raise LaunchError("a %s on DLPack device type %d: the kernels take CUDA "
+                          "memory" % (name, int(device[0])))
+    try:
+        capsule = t.__dlpack__(stream=stream or 1)
+    except TypeError:  # producers without the stream argument
+        capsule = t.__dlpack__()
+    keep.append(capsule)
+    dl = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+    if dl.device.device_type not in _DL_CUDA:
+        raise LaunchError("a %s on DLPack device type %d: the kernels take CUDA "
+                          "memory" % (name, dl.device.device_type))
+    code = _DL_CODES.get((dl.dtype.code, dl.dtype.bits))
+    if code is None or dl.dtype.lanes != 1:
+        raise LaunchError("a %s of DLPack type (code %d, %d bits, %d lanes): the "
+                          "kernels take f16, bf16 or f32" % (
+                              name, dl.dtype.code, dl.dtype.bits, dl.dtype.lanes))
+    rank = dl.ndim
+    shape = tuple(dl.shape[i] for i in range(rank))
+    if dl.strides:
+        strides = tuple(dl.strides[i] for i in range(rank))
+    else:  # compact row-major
+        strides, step = [], 1
+        for extent in reversed(shape):
+            strides.insert(0, step)
+            step *= max(extent, 1)
+        strides = tuple(strides)
+    return (dl.data or 0) + dl.byte_offset, shape, strides, rank, code
+
+
+def _pack(buf, offset, t, keep=None, stream=0):
+    """Writes the attn_tensor of t (a torch tensor, an object with
+    __cuda_array_interface__, or one with __dlpack__) at `offset` of `buf`
+    (a rank over 4 is passed as such for the runtime to refuse)."""
     if not hasattr(t, "data_ptr"):
-        ptr, shape, strides, rank, code = _cai_fields(t)
+        if hasattr(t, "__cuda_array_interface__"):
+            ptr, shape, strides, rank, code = _cai_fields(t)
+        elif hasattr(t, "__dlpack__"):
+            ptr, shape, strides, rank, code = _dlpack_fields(
+                t, stream, keep if keep is not None else [])
+        else:
+            raise LaunchError("a %s is not a tensor the runtime can read (a torch "
+                              "tensor, __cuda_array_interface__ or __dlpack__)"
+                              % type(t).__name__)
         _DESC.pack_into(buf, offset, ptr, *(shape + (0, 0, 0, 0))[:4],
                         *(strides + (0, 0, 0, 0))[:4], rank, code)
         return
