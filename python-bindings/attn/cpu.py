@@ -9,8 +9,15 @@ from Python.
     o, lse = attn.cpu.attention(q, q, q, lse=True)
 
 Arrays are [B, H, N, D] (K and V may have fewer heads, a divisor of Q's:
-grouped-query attention), f16 or f32 (numpy has no bf16; f32 is exact
-enough to check masks and alignments, as the CPU integration tests do). The compiled
+grouped-query attention), f16 or f32, or bf16 with `dtype="bf16"`: numpy
+has no bfloat16, so bf16 arrays are uint16 arrays of bf16 bit patterns
+(`to_bf16` rounds float32 to them, `from_bf16` widens them back), and the
+output is one too:
+
+    qb = attn.cpu.to_bf16(np.random.randn(1, 4, 77, 64))
+    o = attn.cpu.from_bf16(attn.cpu.attention(qb, qb, qb, dtype="bf16"))
+
+The compiled
 function takes identity-layout memrefs (its code derives addresses from the
 sizes, not from the descriptor's strides), so a non-contiguous array is
 copied to a contiguous one first. Shapes are checked here, with a ValueError: the compiled code's own
@@ -70,17 +77,47 @@ class _Kernel:
             self.handle = None
 
 
+def to_bf16(x):
+    """float32 values (any array-like) to bf16 bit patterns (uint16),
+    rounded to nearest, ties to even; NaN stays a (quiet) NaN, infinities
+    and overflow past bf16's largest finite value become infinities."""
+    a = np.ascontiguousarray(x, dtype=np.float32)
+    bits = a.view(np.uint32)
+    rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) >> 16)
+    out = rounded.astype(np.uint16)
+    nan = np.isnan(a)
+    out[nan] = ((bits[nan] >> 16) | np.uint32(0x0040)).astype(np.uint16)
+    return out
+
+
+def from_bf16(b):
+    """bf16 bit patterns (uint16) to the float32 values they hold (exact)."""
+    a = np.asarray(b, dtype=np.uint16)
+    wide = np.left_shift(a.astype(np.uint32), np.uint32(16), dtype=np.uint32)
+    return wide.reshape(-1).view(np.float32).reshape(a.shape)
+
+
 def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale=None,
-              softcap=None, lse=False):
+              softcap=None, lse=False, dtype=None):
     """softmax(scale * Q K^T [masked]) V per (batch, query head); with
-    `lse=True` also the log-sum-exp per row ([B, H, Nq] f32)."""
+    `lse=True` also the log-sum-exp per row ([B, H, Nq] f32). `dtype="bf16"`
+    takes uint16 arrays of bf16 bit patterns and returns one."""
     arrays = [np.asarray(x) for x in (q, k, v)]
     q, k, v = arrays
-    dtypes = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
+    if dtype not in (None, "bf16"):
+        raise ValueError("attn.cpu: dtype must be None (the arrays' own) or 'bf16', "
+                         "got %r" % (dtype,))
+    dtypes = ({np.dtype(np.uint16): "bf16"} if dtype == "bf16" else
+              {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"})
     for name, a in (("q", q), ("k", k), ("v", v)):
         if a.dtype not in dtypes or a.dtype != q.dtype:
+            if dtype == "bf16":
+                raise ValueError("attn.cpu: with dtype='bf16', q, k and v must be "
+                                 "uint16 arrays of bf16 bits (attn.cpu.to_bf16), got "
+                                 "%s for %s" % (a.dtype, name))
             raise ValueError("attn.cpu: q, k and v must all be float16 or all "
-                             "float32, got %s for %s" % (a.dtype, name))
+                             "float32 (bf16: uint16 bits with dtype='bf16'), got %s "
+                             "for %s" % (a.dtype, name))
         if a.ndim != 4:
             raise ValueError("attn.cpu: %s must be [B, H, N, D], got shape %s" % (name, a.shape))
     q, k, v = (np.ascontiguousarray(a) for a in (q, k, v))
@@ -100,7 +137,10 @@ def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale
     kernel = _kernels.get(spec)
     if kernel is None:
         kernel = _kernels[spec] = _Kernel(spec)
-    o = np.full((b, hq, nq, v.shape[3]), np.nan, dtype=q.dtype)
+    if dtype == "bf16":  # a NaN's bits, as the poison
+        o = np.full((b, hq, nq, v.shape[3]), 0x7FC0, dtype=np.uint16)
+    else:
+        o = np.full((b, hq, nq, v.shape[3]), np.nan, dtype=q.dtype)
     outs = [o]
     if lse:
         outs.append(np.full((b, hq, nq), np.nan, dtype=np.float32))

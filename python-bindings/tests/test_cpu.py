@@ -124,3 +124,50 @@ def test_f32_tight(b, hq, hkv, nq, nk, d, dv, mask):
     finite = np.isfinite(ref_lse)
     assert np.array_equal(np.isfinite(lse), finite)
     assert np.abs(lse[finite] - ref_lse[finite]).max() < 1e-5
+
+
+def test_bf16_conversion():
+    x = np.array([1.0, -2.5, 1 + 2 ** -8, 1 + 3 * 2 ** -8, 3.4e38, np.inf, -np.inf,
+                  np.nan, 0.0, -0.0], np.float32)
+    b = attn.cpu.to_bf16(x)
+    # 1 + 2^-8 is a tie (to even: 1.0), 1 + 3 * 2^-8 rounds up to 1 + 2^-6.
+    assert b[:4].tolist() == [0x3F80, 0xC020, 0x3F80, 0x3F82]
+    assert b[4] == 0x7F80 and b[5] == 0x7F80 and b[6] == 0xFF80  # overflow to inf
+    assert np.isnan(attn.cpu.from_bf16(b[7]))
+    assert attn.cpu.from_bf16(b[8:]).tolist() == [0.0, -0.0]
+    assert attn.cpu.from_bf16(b[:2]).tolist() == [1.0, -2.5]
+
+
+@pytest.mark.parametrize("b,hq,hkv,nq,nk,d,dv,mask", [
+    (1, 4, 2, 77, 130, 64, 64, dict(causal=True, alignment="bottom_right")),
+    (2, 2, 2, 33, 33, 128, 128, {}),
+])
+def test_bf16_against_reference(b, hq, hkv, nq, nk, d, dv, mask):
+    rng = np.random.default_rng(nq + nk)
+    q, k, v = (attn.cpu.to_bf16(rng.standard_normal(s)) for s in
+               ((b, hq, nq, d), (b, hkv, nk, d), (b, hkv, nk, dv)))
+    o, lse = attn.cpu.attention(q, k, v, lse=True, dtype="bf16", **mask)
+    assert o.dtype == np.uint16
+    ref_o, ref_lse = reference(*(attn.cpu.from_bf16(x) for x in (q, k, v)), **mask)
+    got = attn.cpu.from_bf16(o)
+    assert not np.isnan(got).any()
+    # bf16 keeps 8 bits: the output's own rounding is 2^-9 relative.
+    assert np.abs(got - ref_o).max() / np.abs(ref_o).max() < 2e-2
+    assert np.abs(lse - ref_lse).max() < 1e-3
+
+
+def test_bf16_nan_propagates():
+    q = attn.cpu.to_bf16(np.ones((1, 1, 4, 64)))
+    k = q.copy()
+    v = q.copy()
+    v[0, 0, 2, 0] = attn.cpu.to_bf16(np.float32(np.nan))
+    o = attn.cpu.from_bf16(attn.cpu.attention(q, k, v, dtype="bf16"))
+    ref_o, _ = reference(*(attn.cpu.from_bf16(x) for x in (q, k, v)))
+    assert (np.isnan(o) == np.isnan(ref_o)).all() and np.isnan(o).any()
+
+
+def test_bf16_needs_uint16_bits():
+    with pytest.raises(ValueError, match="uint16 arrays of bf16 bits"):
+        attn.cpu.attention(*(np.ones((1, 1, 4, 64), np.float32),) * 3, dtype="bf16")
+    with pytest.raises(ValueError, match="bf16: uint16 bits with dtype='bf16'"):
+        attn.cpu.attention(*(np.ones((1, 1, 4, 64), np.uint16),) * 3)
