@@ -50,6 +50,11 @@ CORRECTNESS_SHAPES = [
     (1, 2, 2, 77, 4097),
     (1, 2, 2, 4097, 77),
     (3, 2, 2, 512, 512),
+    # More tiles than a GPU runs CTAs at once (960 and 1024 tiles of 128
+    # rows): a persistent kernel's CTAs each go through several, with the
+    # K/V rings and the Q barrier carried from tile to tile.
+    (3, 40, 8, 1000, 777),
+    (64, 16, 16, 1, 300),
 ]
 # Extra points: empty problems, and a [B, N, H, D] layout seen as [B, H, N, D]
 # (non-contiguous strides through the kernel ABI).

@@ -179,7 +179,8 @@ struct ConvertAttnTileToNVVMPass
         [&](Operation *op) { return converter.isLegal(op); });
     target.addIllegalDialect<memref::MemRefDialect>();
     target.addLegalOp<gpu::GPUModuleOp, gpu::ReturnOp, gpu::BarrierOp,
-                      gpu::ThreadIdOp, gpu::BlockIdOp, gpu::ShuffleOp>();
+                      gpu::ThreadIdOp, gpu::BlockIdOp, gpu::GridDimOp,
+                      gpu::ShuffleOp>();
     target.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType());
     });

@@ -109,7 +109,7 @@ static void emitLaunchContract(OpBuilder &mb, gpu::GPUFuncOp kernel,
                                ArrayRef<SmallVector<StringRef>> roles) {
   SmallVector<int64_t> c(kContractFields, 0);
   c[kContractMagic] = 0x6e747461;
-  c[kContractVersion] = 1;
+  c[kContractVersion] = 2;
   c[kContractFormat] = format;
   c[kContractBlockM] = config.getBlockM();
   c[kContractBlockN] = config.getBlockN();
@@ -118,6 +118,7 @@ static void emitLaunchContract(OpBuilder &mb, gpu::GPUFuncOp kernel,
   c[kContractThreads] = threads;
   c[kContractSharedBytes] = sharedBytes;
   c[kContractNumBuffers] = args.size();
+  c[kContractPersistent] = program.getPersistent() ? 1 : 0;
   for (auto [arg, r] : llvm::zip(args, roles)) {
     auto type = cast<MemRefType>(arg.getType());
     auto dim3 = [&] {
@@ -457,6 +458,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   int64_t threads = 32 * config.getWarps();
   WarpSpecializeOp specialized;
   program.walk([&](WarpSpecializeOp ws) { specialized = ws; });
+  // How many CTAs an SM runs at once (a persistent kernel's workers per SM).
+  int64_t ctasPerSm = 1;
   if (specialized) {
     if (4 * static_cast<int64_t>(specialized.getConsumerWarpgroups()) !=
         config.getWarps())
@@ -476,8 +479,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
                                 specialized.getConsumerRegisters() +
                             specialized.getProducerRegisters());
     int64_t bySmem = 232448 / (sharedBytes.getInt() + 1024);
-    int64_t ctas = std::max<int64_t>(1, std::min(65536 / perCta, bySmem));
-    kernel->setAttr("nvvm.minctasm", mb.getI32IntegerAttr(ctas));
+    ctasPerSm = std::max<int64_t>(1, std::min(65536 / perCta, bySmem));
+    kernel->setAttr("nvvm.minctasm", mb.getI32IntegerAttr(ctasPerSm));
   }
   kernel.setKnownBlockSizeAttr(
       mb.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
@@ -561,6 +564,13 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
         describeBuffer(ctx, cast<MemRefType>(arg.getType()), r, writes, align));
   }
   launch.append("buffers", mb.getArrayAttr(buffers));
+  // A persistent kernel loops over its tiles: the runtime launches
+  // min(tiles, SMs x ctas_per_sm) CTAs (the contract says so too, since a
+  // kernel that is not persistent must get its whole grid).
+  if (program.getPersistent())
+    launch.append("persistent",
+                  mb.getDictionaryAttr({mb.getNamedAttr(
+                      "ctas_per_sm", mb.getI64IntegerAttr(ctasPerSm))}));
   if (!maps.empty()) {
     SmallVector<Attribute> entries;
     for (const TensorMap &map : maps) {

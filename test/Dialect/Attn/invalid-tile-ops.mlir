@@ -15,6 +15,18 @@ func.func @program_one_id(%g: index) {
 
 // -----
 
+// A persistent body loops over the tiles itself: there is no program
+// instance whose ids it could use.
+func.func @persistent_uses_ids(%g: index) {
+  // expected-error @+1 {{is persistent (its body loops over the tiles itself) but uses its program ids}}
+  attn.program (%m, %bh) in (%g, %g) attributes {persistent} {
+    %0 = arith.addi %m, %bh : index
+  }
+  return
+}
+
+// -----
+
 func.func @program_body_one_arg(%g: index) {
   // expected-error @+1 {{body must take two index program ids}}
   "attn.program"(%g, %g) <{roles = []}> ({

@@ -29,3 +29,12 @@ func.func @ws_overlap_d128(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
   return
 }
+// Not a default yet: persistent (the CTAs loop over the tiles).
+func.func @ws_persistent_d128(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                              %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, persistent = true>}
+  return
+}

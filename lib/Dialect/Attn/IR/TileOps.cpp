@@ -144,6 +144,12 @@ LogicalResult ProgramOp::verifyRegions() {
       !llvm::all_of(block.getArgumentTypes(),
                     [](Type t) { return t.isIndex(); }))
     return emitOpError() << "body must take two index program ids";
+  // A persistent body computes its tiles from the worker id; a use of the
+  // program ids would be the id of a program instance that does not exist.
+  if (getPersistent() &&
+      llvm::any_of(block.getArguments(), [](Value id) { return !id.use_empty(); }))
+    return emitOpError() << "is persistent (its body loops over the tiles "
+                            "itself) but uses its program ids";
   // Every memref from above that the body touches is a listed buffer: the
   // roles are what a lowering passes as which kernel argument.
   llvm::SmallPtrSet<Value, 8> listed(getBuffers().begin(),

@@ -39,11 +39,14 @@
 //     stage's full wait; attn.turn_signal after it), so that the
 //     warpgroups' products alternate and one's softmax runs under
 //     another's products.
+//  6. With `persistent`: both roles loop over the tiles (PersistentTiles.h),
+//     every chain position offset by the blocks of the CTA's earlier tiles.
 //
 //===----------------------------------------------------------------------===//
 
 #include "attn/Dialect/Attn/Transforms/CopyChains.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Dialect/Attn/Transforms/PersistentTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -164,6 +167,9 @@ private:
   CopyChain chain;
   /// The copies before the chain (Q).
   SmallVector<ChainCopy> preCopies;
+  /// With `persistent`: a constant 0 added to every chain position, which
+  /// the tile loops replace by the blocks of the tiles before.
+  Value base;
 
   /// Whether the program can be specialized; `why` says why not.
   bool check(std::string &why);
@@ -273,6 +279,8 @@ Value Specializer::makeBarriers(OpBuilder &b, int64_t count,
 std::pair<Value, Value> Specializer::stageAndPhase(OpBuilder &b, Location loc,
                                                    Value pos) {
   Value rel = arith::SubIOp::create(b, loc, pos, chain.lower());
+  if (base)
+    rel = arith::AddIOp::create(b, loc, rel, base);
   Value s = arith::ConstantIndexOp::create(b, loc, config.getStages());
   return {arith::RemUIOp::create(b, loc, rel, s),
           arith::DivUIOp::create(b, loc, rel, s)};
@@ -310,6 +318,9 @@ bool Specializer::run() {
 
   // Step 2.
   OpBuilder b(first);
+  bool persistent = program.getGpuConfigOrDefault().getPersistent();
+  if (persistent)
+    base = arith::ConstantIndexOp::create(b, loc, 0);
   Value pre = preCopies.empty()
                   ? Value()
                   : makeBarriers(b, 1, preCopies.size());
@@ -397,9 +408,11 @@ bool Specializer::run() {
 
   // Step 4.
   OpBuilder cb = OpBuilder::atBlockBegin(consumers);
+  MBarrierWaitOp preWait;
   if (pre)
-    MBarrierWaitOp::create(cb, loc, pre, arith::ConstantIndexOp::create(cb, loc, 0),
-                           arith::ConstantIndexOp::create(cb, loc, 0));
+    preWait = MBarrierWaitOp::create(
+        cb, loc, pre, arith::ConstantIndexOp::create(cb, loc, 0),
+        arith::ConstantIndexOp::create(cb, loc, 0));
   // Products before the chain (attn-overlap-softmax's first block) are the
   // consumers' too, after the wait; the barriers of their cp.async copies
   // go.
@@ -456,6 +469,16 @@ bool Specializer::run() {
   program.getBody().walk([](AsyncWaitOp op) { op->erase(); });
   for (Value buffer : chain.buffers)
     buffer.getDefiningOp()->erase();
+
+  // Step 6.
+  if (persistent) {
+    SpecializedProgram sp{program, ws,   pre,  preWait,
+                          chain.lower(), chain.upper(), chain.loops.back(),
+                          base, 128 * consumerGroups};
+    if (!makePersistent(sp, why))
+      program.emitWarning()
+          << "persistent: not applied, one CTA per tile: " << why;
+  }
   return true;
 }
 

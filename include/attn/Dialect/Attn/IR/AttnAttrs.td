@@ -165,6 +165,12 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       warpgroups): each product of a K/V loop is one warpgroup's turn, the
       turns going round the consumer warpgroups, so that one warpgroup's
       softmax runs while another's products use the tensor cores.
+    * `persistent` (with `warp_specialize`): the kernel runs at most as
+      many CTAs as fit on the GPU at once and each loops over query tiles
+      (`attn-warp-specialize`), so that the producer copies the next
+      tile's Q and K while the consumers finish the current tile and no
+      CTA's start-up and tail are exposed (short rows, where a CTA's
+      K/V loop is a few blocks long). The runtime picks the grid.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -179,20 +185,22 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$wgmma,
     DefaultValuedParameter<"bool", "false">:$overlap_softmax,
     DefaultValuedParameter<"bool", "false">:$warp_specialize,
-    DefaultValuedParameter<"bool", "false">:$ping_pong
+    DefaultValuedParameter<"bool", "false">:$ping_pong,
+    DefaultValuedParameter<"bool", "false">:$persistent
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
                    /*wgmma=*/false, /*overlap_softmax=*/false,
-                   /*warp_specialize=*/false, /*ping_pong=*/false);
+                   /*warp_specialize=*/false, /*ping_pong=*/false,
+                   /*persistent=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
-                   /*ping_pong=*/false);
+                   /*ping_pong=*/false, /*persistent=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -64,6 +64,15 @@ def Attn_ProgramOp : Attn_Op<"program", [
     `config` records the tile configuration the body was built for and
     `gpu_config` how a GPU lowering should spend registers on it.
 
+    `persistent` (GPU only; attn-warp-specialize writes it for the
+    `persistent` knob of `gpu_config`) says that the body does not run per
+    program id but once per *worker*: it loops over the grid itself, from
+    `gpu.block_id x` in steps of `gpu.grid_dim x` over the
+    `grid_m * grid_bh` tiles, tile `t` being `(t mod grid_m, t / grid_m)`.
+    The program ids are then unused. A kernel built from it may be launched
+    on any number of workers (the runtime launches as many as fit on the
+    GPU at once).
+
     ```mlir
     attn.program (%m, %bh) in (%num_m_blocks, %num_bh)
         buffers(q = %q : memref<?x?x?x64xf16>, k = %k : memref<?x?x?x64xf16>,
@@ -76,7 +85,8 @@ def Attn_ProgramOp : Attn_Op<"program", [
                        Variadic<AnyMemRef>:$buffers,
                        Attn_BufferRoleArrayAttr:$roles,
                        OptionalAttr<Attn_TileConfigAttr>:$config,
-                       OptionalAttr<Attn_GpuConfigAttr>:$gpu_config);
+                       OptionalAttr<Attn_GpuConfigAttr>:$gpu_config,
+                       UnitAttr:$persistent);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

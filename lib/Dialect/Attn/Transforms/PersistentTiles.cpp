@@ -1,0 +1,180 @@
+//===- PersistentTiles.cpp - a warp-specialized program over many tiles ---===//
+//
+// Algorithm (on a program as attn-warp-specialize leaves it: allocations
+// and side-effect free code, then the attn.warp_specialize op):
+//  1. Check that shape: nothing but allocations and pure ops before the
+//     op, nothing after it, the chain's last loop at the consumers' top
+//     level.
+//  2. The copies before the chain (Q, and the first K block of an
+//     overlapped program) get an "empty" barrier next to their "full" one:
+//     the producer may overwrite them for the next tile only once every
+//     consumer thread is past the chain (their last reader).
+//  3. Each region becomes one loop over the tiles t = block_id.x,
+//     block_id.x + grid_dim.x, ... < grid_m * grid_bh, carrying the blocks
+//     the chain went through so far (`base`) and the tiles done (`it`):
+//     * the program's pure code is cloned into it with the program ids
+//       (t mod grid_m, t / grid_m), so each tile computes its own rows,
+//       heads and block range;
+//     * every chain position that derives a ring stage and phase adds
+//       `base`, so that the rings go on from tile to tile (their barriers
+//       are initialized once per CTA);
+//     * the producer waits for "empty" of the copies before the chain with
+//       the parity of the tile before (a fresh barrier passes it at once),
+//       the consumers wait for their "full" with the tile's own and arrive
+//       at "empty" after the chain's last loop.
+//  4. The original pure code, now unused, goes; the program is marked
+//     `persistent`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Dialect/Attn/Transforms/PersistentTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// The loop over the tiles in one role's region and what it carries.
+struct TileLoop {
+  scf::ForOp loop;
+  Value base, it;
+  IRMapping mapping;
+};
+
+/// Step 3 for `region`: moves its code into a tile loop with the program's
+/// pure code `pure` cloned in front of it.
+TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
+                       ArrayRef<Operation *> pure) {
+  ProgramOp program = s.program;
+  Location loc = program.getLoc();
+  Block &block = region.front();
+  OpBuilder b = OpBuilder::atBlockBegin(&block);
+  Value worker = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value workers = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value tiles =
+      arith::MulIOp::create(b, loc, program.getGridM(), program.getGridBh());
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  TileLoop t;
+  t.loop = scf::ForOp::create(b, loc, worker, tiles, workers,
+                              ValueRange{c0, c0});
+  Block *body = t.loop.getBody();
+  for (Operation *op = t.loop->getNextNode(); op;) {
+    Operation *next = op->getNextNode();
+    op->moveBefore(body, body->end());
+    op = next;
+  }
+  t.base = t.loop.getRegionIterArg(0);
+  t.it = t.loop.getRegionIterArg(1);
+  OpBuilder lb = OpBuilder::atBlockBegin(body);
+  Value tile = t.loop.getInductionVar();
+  t.mapping.map(program.getBlockIdM(),
+                arith::RemUIOp::create(lb, loc, tile, program.getGridM()));
+  t.mapping.map(program.getBlockIdBH(),
+                arith::DivUIOp::create(lb, loc, tile, program.getGridM()));
+  for (Operation *op : pure)
+    lb.clone(*op, t.mapping);
+  for (Operation *op : pure)
+    for (Value result : op->getResults())
+      result.replaceUsesWithIf(t.mapping.lookup(result), [&](OpOperand &use) {
+        return t.loop->isAncestor(use.getOwner());
+      });
+  s.base.replaceUsesWithIf(t.base, [&](OpOperand &use) {
+    return t.loop->isAncestor(use.getOwner());
+  });
+  // The blocks this tile's chain goes through (none for an empty range).
+  OpBuilder yb = OpBuilder::atBlockEnd(body);
+  Value lower = t.mapping.lookupOrDefault(s.lower);
+  Value upper = t.mapping.lookupOrDefault(s.upper);
+  Value count = arith::MaxSIOp::create(
+      yb, loc, arith::SubIOp::create(yb, loc, upper, lower),
+      arith::ConstantIndexOp::create(yb, loc, 0));
+  Value c1 = arith::ConstantIndexOp::create(yb, loc, 1);
+  scf::YieldOp::create(yb, loc,
+                       ValueRange{arith::AddIOp::create(yb, loc, t.base, count),
+                                  arith::AddIOp::create(yb, loc, t.it, c1)});
+  return t;
+}
+
+} // namespace
+
+bool mlir::attn::makePersistent(SpecializedProgram &s, std::string &why) {
+  ProgramOp program = s.program;
+  // Step 1.
+  SmallVector<Operation *> pure;
+  bool afterWs = false;
+  for (Operation &op : program.getBody().front()) {
+    if (&op == s.ws.getOperation()) {
+      afterWs = true;
+      continue;
+    }
+    if (afterWs) {
+      why = "'" + op.getName().getStringRef().str() +
+            "' follows the warp-specialized region";
+      return false;
+    }
+    if (isa<LocalAllocOp, MBarrierAllocOp>(op) || s.base.getDefiningOp() == &op)
+      continue;
+    if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0) {
+      why = "'" + op.getName().getStringRef().str() +
+            "' runs before the warp-specialized region and is not "
+            "side-effect free code that a tile loop can recompute";
+      return false;
+    }
+    pure.push_back(&op);
+  }
+  if (!s.lastLoop ||
+      s.lastLoop->getBlock() != &s.ws.getConsumers().front()) {
+    why = "the K/V chain's last loop is not at the consumers' top level";
+    return false;
+  }
+
+  // Step 2.
+  Location loc = program.getLoc();
+  Value preEmpty;
+  if (s.pre) {
+    OpBuilder b(s.pre.getContext());
+    b.setInsertionPointAfterValue(s.pre);
+    preEmpty = MBarrierAllocOp::create(
+        b, loc, cast<MBarriersType>(s.pre.getType()),
+        b.getI64IntegerAttr(s.consumerThreads), IntegerAttr());
+  }
+
+  // Step 3.
+  TileLoop producer = loopOverTiles(s, s.ws.getProducer(), pure);
+  TileLoop consumers = loopOverTiles(s, s.ws.getConsumers(), pure);
+  if (preEmpty) {
+    Block *body = producer.loop.getBody();
+    // After the cloned code, before the producer's first copy.
+    Operation *firstMoved = nullptr;
+    for (Operation &op : *body)
+      if (!isMemoryEffectFree(&op) || isa<scf::IfOp>(op)) {
+        firstMoved = &op;
+        break;
+      }
+    OpBuilder b(firstMoved);
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value before = arith::AddIOp::create(
+        b, loc, producer.it, arith::ConstantIndexOp::create(b, loc, 1));
+    MBarrierWaitOp::create(b, loc, preEmpty, c0, before);
+    s.preWait.getPhaseMutable().assign(consumers.it);
+    b.setInsertionPointAfter(s.lastLoop);
+    MBarrierArriveOp::create(b, loc, preEmpty,
+                             arith::ConstantIndexOp::create(b, loc, 0));
+  }
+
+  // Step 4.
+  for (Operation *op : llvm::reverse(pure))
+    if (op->use_empty())
+      op->erase();
+  if (s.base.use_empty())
+    s.base.getDefiningOp()->erase();
+  program.setPersistent(true);
+  return true;
+}

@@ -1,0 +1,82 @@
+// RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts=chip=sm_90a --attn-overlap-softmax \
+// RUN:   --attn-stage-shared --attn-warp-specialize --attn-pipeline --attn-allocate-shared \
+// RUN:   -split-input-file -verify-diagnostics | FileCheck %s
+
+// attn-warp-specialize with `persistent`: both roles loop over the tiles
+// t = block_id.x, block_id.x + grid_dim.x, ... < grid_m * grid_bh, each
+// tile's ids recomputed from t (t mod grid_m, t / grid_m); the rings go on
+// from tile to tile (every position adds the blocks of the tiles before,
+// carried by the loops); the copies before the chain (Q and the first K
+// block) get an "empty" barrier of 256 consumer arrivals, which the
+// producer waits for with the parity of the tile before and the consumers
+// arrive at after the chain.
+
+// CHECK-LABEL: func.func @causal
+// CHECK: attn.program (%[[M:[^,]+]], %[[BH:[^)]+]]) in (%[[GM:[^,]+]], %[[GBH:[^)]+]])
+// CHECK-NEXT: persistent = true>, persistent, shared_bytes
+// CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 2 : i64, {{.*}}} : !attn.mbarriers<1>
+// CHECK-NEXT: %[[PREEMPTY:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<1>
+// CHECK: %[[EMPTYK:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK: attn.warp_specialize {{.*}} producer {
+// CHECK-NEXT: %[[W:[^ ]+]] = gpu.block_id x
+// CHECK-NEXT: %[[NW:[^ ]+]] = gpu.grid_dim x
+// CHECK-NEXT: %[[TILES:[^ ]+]] = arith.muli %[[GM]], %[[GBH]]
+// CHECK-NEXT: %[[C0:[^ ]+]] = arith.constant 0
+// CHECK-NEXT: scf.for %[[T:[^ ]+]] = %[[W]] to %[[TILES]] step %[[NW]] iter_args(%[[BASE:[^ ]+]] = %[[C0]], %[[IT:[^ ]+]] = %[[C0]])
+// CHECK-NEXT: %[[TM:[^ ]+]] = arith.remui %[[T]], %[[GM]]
+// CHECK-NEXT: = arith.divui %[[T]], %[[GM]]
+// CHECK: %[[LO:[^ ,]+]], %[[HI:[^ ,]+]] = attn.kv_range visible
+// CHECK: %[[BEFORE:[^ ]+]] = arith.addi %[[IT]], %{{.*}}
+// CHECK: attn.mbarrier_wait %[[PREEMPTY]][%{{.*}}], %[[BEFORE]]
+// CHECK-NEXT: attn.tma_copy %arg0{{.*}}, %[[PRE]]
+// CHECK: scf.for %[[J:[^ ]+]] = %[[LO]] to %[[HI]]
+// CHECK-NEXT: %[[REL:[^ ]+]] = arith.subi %[[J]], %[[LO]]
+// CHECK-NEXT: %[[POS:[^ ]+]] = arith.addi %[[REL]], %[[BASE]]
+// CHECK: %[[ST:[^ ]+]] = arith.remui %[[POS]], %{{.*}}
+// CHECK: attn.mbarrier_wait %[[EMPTYK]][%[[ST]]]
+// The next tile starts where this one's blocks end.
+// CHECK: %[[N:[^ ]+]] = arith.subi %[[HI]], %[[LO]]
+// CHECK: %[[NPOS:[^ ]+]] = arith.maxsi %[[N]], %{{.*}}
+// CHECK: %[[NEXT:[^ ]+]] = arith.addi %[[BASE]], %[[NPOS]]
+// CHECK: %[[NIT:[^ ]+]] = arith.addi %[[IT]], %{{.*}}
+// CHECK-NEXT: scf.yield %[[NEXT]], %[[NIT]]
+// CHECK: } consumers {
+// CHECK: scf.for %{{.*}} iter_args(%[[CBASE:[^ ]+]] = %{{.*}}, %[[CIT:[^ ]+]] = %{{.*}})
+// CHECK: attn.mbarrier_wait %[[PRE]][%{{.*}}], %[[CIT]]
+// The three K/V loops, each offset by the consumers' own count.
+// CHECK-COUNT-3: arith.addi %{{.*}}, %[[CBASE]]
+// CHECK: attn.mbarrier_arrive %[[PREEMPTY]]
+// CHECK-NEXT: attn.finalize
+// CHECK: attn.store
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                  %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {mask = #attn.mask<causal, top_left>,
+                  config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>}
+  return
+}
+
+// -----
+
+// Where the program cannot be warp-specialized, it is not persistent
+// either: one CTA per tile, as the runtime launches a kernel whose
+// contract does not say persistent.
+// CHECK-LABEL: func.func @not_specialized
+// CHECK: attn.program
+// CHECK-NEXT: persistent = true>, shared_bytes
+// CHECK-NOT: attn.warp_specialize
+func.func @not_specialized(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                           %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  // expected-warning @+1 {{warp_specialize: not applied}}
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = false, warp_specialize = true, persistent = true>}
+  return
+}
