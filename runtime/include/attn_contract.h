@@ -17,7 +17,7 @@ namespace attn_contract {
 
 enum Field : int64_t {
   kContractMagic,         // 0x6e747461 ("attn")
-  kContractVersion,       // 1
+  kContractVersion,       // 2 (1: the first 18 fields only, not persistent)
   kContractFormat,        // the metadata's format_version (2, or 3 with TMA)
   kContractBlockM,
   kContractBlockN,
@@ -34,8 +34,13 @@ enum Field : int64_t {
   kContractMaskLeft,
   kContractMaskRight,
   kContractNumBuffers,
+  kContractPersistent,    // 1: the kernel loops over its tiles itself, so
+                          // the runtime may launch fewer CTAs (version 2)
   kContractFields
 };
+
+/// Version 1 contracts end before kContractPersistent.
+constexpr int64_t kContractFieldsV1 = kContractPersistent;
 
 } // namespace attn_contract
 
