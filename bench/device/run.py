@@ -628,6 +628,11 @@ def timing(kernel, meta, device):
             rec["variant"] = kernel.info("last_variant")
         except KeyError:
             pass
+        try:  # whether it was persistent, and on which grid (runtimes that say)
+            rec["persistent"] = kernel.info("last_persistent") == "1"
+            rec["grid"] = kernel.info("last_grid")
+        except KeyError:
+            pass
         recs.append(rec)
         print("    timing N=%-5d B=%-3d H=%-3d attn %s  cudnn %s  flash2 %s  flex %s"
               % (n, b, h, fmt_tflops(rec["attn_tflops"]),

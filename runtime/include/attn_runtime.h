@@ -55,6 +55,19 @@
  * of its own and refuses one with a dispatch table of its own or another
  * interface (buffers, LSE, head dims, mask, scale; format_version 2 and 3
  * may be mixed). The launch checks are those of the kernel that is chosen.
+ *
+ * Persistent kernels (format_version 3): metadata with
+ *   "persistent": {"ctas_per_sm": N}      (N in 1..32)
+ * describe a kernel that loops over the tiles of the grid above itself:
+ *   for (t = blockIdx.x; t < tiles; t += gridDim.x)
+ *     x = t % ceil(q.size2 / block_m), y = t / ceil(q.size2 / block_m)
+ * with tiles = ceil(q.size2 / block_m) * q.size0 * q.size1. It is launched
+ * on grid (min(tiles, sm_count * N), 1, 1), sm_count the device's
+ * multiprocessors (read at load); tiles must be <= 2^31 - 1 (the y limit
+ * of 65535 does not apply). The module's launch contract (version 2) must
+ * say persistent too, and a persistent kernel needs a contract: a kernel
+ * that does not loop would skip tiles on that grid. The variants of a
+ * dispatch table may differ in persistence; each launches on its own grid.
  *===----------------------------------------------------------------------===*/
 
 #ifndef ATTN_RUNTIME_H
@@ -157,7 +170,16 @@ ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
  *   through this handle checked and launched (or found nothing to launch
  *   for: an empty problem), "" before any; per handle and not
  *   synchronized: with launches from several threads at once it is one of
- *   theirs).
+ *   theirs), persistent ("1"/"0"), ctas_per_sm (the "persistent" key's, "0"
+ *   for a kernel that is not persistent), sm_count (the device's
+ *   multiprocessors as read at load, "0" when the driver did not say),
+ *   last_grid (the grid the last successful launch call through this handle
+ *   launched its kernel on, "XxYxZ", e.g. "264x1x1"; "none" when it
+ *   launched no kernel: an empty problem, or format_version 1's memsets for
+ *   Nk = 0; "" before any), last_persistent ("1"/"0": whether the kernel
+ *   last_variant names is persistent; "" before any launch). The last_* keys
+ *   are each per handle and not synchronized with each other: with
+ *   launches from several threads at once each is one of theirs.
  * With a dispatch table the other keys describe the main kernel.
  * format_version 2 and 3: dtype is q's element type, head_dim / value_head_dim
  * q's / v's static dim 3 ("?" when dynamic), has_lse whether a buffer has
@@ -308,6 +330,10 @@ typedef struct {
   int32_t dispatch_on; /* attn_dispatch_on */
   int32_t num_variants;
   attn_variant_desc variants[ATTN_MAX_VARIANTS]; /* in the listed order */
+  /* --- persistent kernels (format_version 3), appended (0 and 0 without
+   * a "persistent" key). --- */
+  int32_t persistent;  /* 1: the kernel loops over its tiles itself */
+  int32_t ctas_per_sm; /* persistent: CTAs per SM to launch, 1..32 */
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the
@@ -429,7 +455,9 @@ typedef struct {
  *    tensor's (two roles of one buffer are one tensor). Tensors without
  *    elements are not accessed: any pointer (NULL too), any stride;
  *  - equal_sizes and divisible_sizes hold; q.size0 * q.size1 <= 65535
- *    (grid y; grid x <= 2^31 - 1 follows from the extent limit).
+ *    (grid y; grid x <= 2^31 - 1 follows from the extent limit); for a
+ *    persistent kernel instead tiles <= 2^31 - 1, and its grid here is
+ *    (tiles, 1, 1): see attn_validate_args_sm, which knows the SM count.
  * Grid x or y of 0 (Nq == 0, B * Hq == 0): action NOTHING. format_version
  * 3, for each tensor map whose tensor has elements (before the generic
  * checks of that buffer, so that the message names TMA): a data pointer
@@ -446,6 +474,22 @@ ATTN_RT_API int attn_validate_args(const attn_kernel_desc *desc,
                                    attn_launch_plan_v2 *plan, char *err,
                                    size_t err_len);
 
+/* attn_validate_args for a device of `sm_count` multiprocessors (what
+ * attn_kernel_load reads, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT; 132 on
+ * an H100 SXM or H200; attn_kernel_info(k, "sm_count")). Only the plan of
+ * a persistent kernel (desc->persistent) depends on it: grid
+ * (min(tiles, sm_count * ctas_per_sm), 1, 1), tiles = ceil(q.size2 /
+ * block_m) * q.size0 * q.size1, which must be <= 2^31 - 1 (the y limit of
+ * 65535 is not checked for it); tiles == 0 is action NOTHING (grid
+ * (0, 1, 1)). sm_count <= 0 is unknown: the grid is then (tiles, 1, 1), one
+ * CTA per tile, which a persistent kernel computes correctly too (only
+ * slower for many tiles). attn_validate_args is this with sm_count 0. */
+ATTN_RT_API int attn_validate_args_sm(const attn_kernel_desc *desc,
+                                      const attn_arg *args, size_t num_args,
+                                      int32_t sm_count,
+                                      attn_launch_plan_v2 *plan, char *err,
+                                      size_t err_len);
+
 /* Which kernel of desc's dispatch table a launch with these arguments runs:
  * the index into desc->variants of the first variant whose max is >= L
  * (L = size 2 of the "k" argument; 0 picks the first variant), or -1 for
@@ -458,8 +502,8 @@ ATTN_RT_API int attn_desc_select_variant(const attn_kernel_desc *desc,
                                          size_t num_args);
 
 /* attn_kernel_info's keys that come from the description alone (all but
- * loaded_from, load_note, device, device_arch, last_variant), without a
- * device. */
+ * loaded_from, load_note, device, device_arch, sm_count and the last_*
+ * keys), without a device. */
 ATTN_RT_API int attn_desc_info(const attn_kernel_desc *desc, const char *key,
                                char *out, size_t out_len);
 

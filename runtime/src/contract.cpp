@@ -4,22 +4,66 @@
 
 namespace attn_rt {
 
-bool checkContract(const attn_kernel_desc &d,
-                   const int64_t (&c)[kContractFields],
-                   const std::string &symbol, std::string &error) {
-  if (c[kContractMagic] != 0x6e747461 || c[kContractVersion] != 1) {
+size_t contractBytes(int64_t version) {
+  return version == 1   ? kContractFieldsV1 * sizeof(int64_t)
+         : version == 2 ? kContractFields * sizeof(int64_t)
+                        : 0;
+}
+
+bool checkContractSize(size_t bytes, const std::string &symbol,
+                       std::string &error) {
+  if (bytes == contractBytes(1) || bytes == contractBytes(2))
+    return true;
+  error = "the module's launch contract " + symbol + " has " +
+          std::to_string(bytes) + " bytes, this runtime reads " +
+          std::to_string(contractBytes(1)) + " (version 1) or " +
+          std::to_string(contractBytes(2)) +
+          " (version 2) (another compiler version?)";
+  return false;
+}
+
+namespace {
+
+/// Magic, a version this runtime reads, and the size of that version.
+bool checkHeader(const int64_t (&c)[kContractFields], size_t bytes,
+                 const std::string &symbol, std::string &error) {
+  size_t want = contractBytes(c[kContractVersion]);
+  if (c[kContractMagic] != 0x6e747461 || want == 0) {
     error = "the module's launch contract " + symbol +
             " is not one this runtime reads (magic " +
             std::to_string(c[kContractMagic]) + ", version " +
-            std::to_string(c[kContractVersion]) + ")";
+            std::to_string(c[kContractVersion]) + "; it reads versions 1 "
+            "and 2)";
     return false;
   }
+  if (bytes != want) {
+    error = "the module's launch contract " + symbol + " says version " +
+            std::to_string(c[kContractVersion]) + " but has " +
+            std::to_string(bytes) + " bytes; version " +
+            std::to_string(c[kContractVersion]) + " has " +
+            std::to_string(want) + " (a damaged or mixed-up module?)";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool checkContract(const attn_kernel_desc &d,
+                   const int64_t (&c)[kContractFields], size_t bytes,
+                   const std::string &symbol, std::string &error) {
+  if (!checkHeader(c, bytes, symbol, error))
+    return false;
   // "mask" is optional from format_version 2 on: a document without one
   // has nothing to compare the module's mask fields with.
   int64_t maskKind =
       d.has_mask_info ? (int64_t)d.mask_kind : c[kContractMaskKind];
   int64_t windowLeft = d.mask_kind == ATTN_MASK_WINDOW ? d.mask_left : 0;
   int64_t windowRight = d.mask_kind == ATTN_MASK_WINDOW ? d.mask_right : 0;
+  // Version 1 predates persistent kernels: its kernels are not persistent.
+  // The grid of a persistent kernel is shrunk only when both sides say so:
+  // a kernel that does not loop over its tiles would skip most of them.
+  const bool v1 = c[kContractVersion] == 1;
   struct Field {
     const char *name;
     int64_t module, metadata;
@@ -49,6 +93,11 @@ bool checkContract(const attn_kernel_desc &d,
       {"number of buffers", c[kContractNumBuffers],
        d.format_version >= 2 ? (int64_t)d.num_buffers
                              : c[kContractNumBuffers]},
+      {v1 ? "persistent (the \"persistent\" key; a version 1 contract is "
+            "never persistent)"
+          : "persistent (the \"persistent\" key; 1: the kernel loops over "
+            "its tiles)",
+       v1 ? 0 : c[kContractPersistent], d.persistent ? 1 : 0},
   };
   for (const Field &f : fields)
     if (f.module != f.metadata) {

@@ -185,6 +185,10 @@ bool Validator::run(const attn_tensor *const t[5], attn_launch_plan &plan) {
   if (d.shared_bytes < 0)
     return fail("the kernel description's shared_bytes is negative (" +
                 std::to_string(d.shared_bytes) + ")");
+  // Its grid is the tiles' (no format_version 1 kernel loops over them).
+  if (d.persistent)
+    return fail("the kernel description is persistent, which no "
+                "format_version 1 kernel is (built by hand?)");
   int elementType; // read as an int: the caller may have stored any value
   std::memcpy(&elementType, &d.element_type, sizeof elementType);
   if (elementType != ATTN_F16 && elementType != ATTN_BF16 &&
@@ -348,6 +352,32 @@ bool attn_rt::validateV1(const attn_kernel_desc &d,
 // C API
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// attn_validate_args and attn_validate_args_sm; `fn` names the entry point.
+int validateArgsEntry(const char *fn, const attn_kernel_desc *desc,
+                      const attn_arg *args, size_t num_args, int32_t sm_count,
+                      attn_launch_plan_v2 *plan, char *err, size_t err_len) {
+  if (!desc) {
+    setError(err, err_len, std::string(fn) + ": no kernel description");
+    return 1;
+  }
+  if (!args && num_args > 0) {
+    setError(err, err_len, std::string(fn) + ": args is NULL");
+    return 1;
+  }
+  attn_launch_plan_v2 local;
+  std::string error;
+  if (!validateArgs(*desc, args, num_args, sm_count, plan ? *plan : local,
+                    error)) {
+    setError(err, err_len, error);
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
 extern "C" {
 
 const char *attn_dtype_name(attn_dtype t) {
@@ -434,24 +464,21 @@ int attn_validate_launch(const attn_kernel_desc *desc, const attn_tensor *q,
   return 0;
 }
 
+// Without a device the SM count is unknown (0): a persistent kernel's plan
+// then has one CTA per tile, which is correct for it too.
 int attn_validate_args(const attn_kernel_desc *desc, const attn_arg *args,
                        size_t num_args, attn_launch_plan_v2 *plan, char *err,
                        size_t err_len) {
-  if (!desc) {
-    setError(err, err_len, "attn_validate_args: no kernel description");
-    return 1;
-  }
-  if (!args && num_args > 0) {
-    setError(err, err_len, "attn_validate_args: args is NULL");
-    return 1;
-  }
-  attn_launch_plan_v2 local;
-  std::string error;
-  if (!validateArgs(*desc, args, num_args, plan ? *plan : local, error)) {
-    setError(err, err_len, error);
-    return 1;
-  }
-  return 0;
+  return validateArgsEntry("attn_validate_args", desc, args, num_args, 0,
+                           plan, err, err_len);
+}
+
+int attn_validate_args_sm(const attn_kernel_desc *desc, const attn_arg *args,
+                          size_t num_args, int32_t sm_count,
+                          attn_launch_plan_v2 *plan, char *err,
+                          size_t err_len) {
+  return validateArgsEntry("attn_validate_args_sm", desc, args, num_args,
+                           sm_count, plan, err, err_len);
 }
 
 size_t attn_struct_size(const char *type_name) {

@@ -46,9 +46,9 @@ const char *dtypeName(int value);
 bool validateV1(const attn_kernel_desc &d, const attn_tensor *const t[5],
                 attn_launch_plan &plan, std::string &error);
 
-/// attn_validate_args (validate_args.cpp).
+/// attn_validate_args_sm (validate_args.cpp); smCount <= 0: unknown.
 bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
-                  size_t numArgs, attn_launch_plan_v2 &plan,
+                  size_t numArgs, int32_t smCount, attn_launch_plan_v2 &plan,
                   std::string &error);
 
 /// The value of an attn_kernel_info key that the description alone gives

@@ -62,7 +62,11 @@ std::string scaleText(const attn_kernel_desc &d) {
 }
 
 /// Compares the variant with the main kernel field by field; the first
-/// difference is the message.
+/// difference is the message. Only the interface: how each kernel is
+/// launched (tiles, warps, shared memory, tensor maps, whether it is
+/// persistent and its CTAs per SM: a persistent variant for short keys is
+/// the point of some tables) is its own, checked and planned per kernel at
+/// load and at launch.
 class InterfaceCheck {
 public:
   InterfaceCheck(const attn_kernel_desc &main, const attn_kernel_desc &variant,

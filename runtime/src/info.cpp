@@ -1,8 +1,8 @@
 //===- info.cpp - attn_desc_info: a kernel description as text ----------===//
 //
 // The keys of attn_kernel_info that come from the metadata alone; the
-// runtime adds the device's (loaded_from, load_note, device, device_arch)
-// and the handle's (last_variant).
+// runtime adds the device's (loaded_from, load_note, device, device_arch,
+// sm_count) and the handle's (last_variant, last_grid, last_persistent).
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +127,10 @@ bool descInfo(const attn_kernel_desc &d, const std::string &key,
     value = tensorMapsText(d);
   else if (key == "dispatch")
     value = dispatchText(d);
+  else if (key == "persistent")
+    value = d.persistent ? "1" : "0";
+  else if (key == "ctas_per_sm")
+    value = num(d.persistent ? d.ctas_per_sm : 0);
   else if (key == "scale_log2e") {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", d.scale_log2e);

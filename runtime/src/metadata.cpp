@@ -141,6 +141,7 @@ private:
                       attn_kernel_desc &out);
   bool readVariant(const Json &v, const std::string &path,
                    const attn_kernel_desc &d, attn_variant_desc &out);
+  bool readPersistent(attn_kernel_desc &d);
   void deriveV1Fields(attn_kernel_desc &d);
   bool readElementType(const Json &v, const std::string &path,
                        attn_dtype &out);
@@ -853,6 +854,38 @@ bool DescReader::readDispatch(attn_kernel_desc &d) {
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// persistent (format_version 3, optional)
+//===----------------------------------------------------------------------===//
+
+/// "persistent": {"ctas_per_sm": N}: the kernel loops over its tiles
+/// itself and is launched on at most N CTAs per SM (attn_validate_args_sm).
+/// Refused before format_version 3 (the compiler writes it for sm_90a
+/// kernels only) and with another key inside: it says how to launch, so an
+/// unknown key could be a rule this runtime would then not follow.
+bool DescReader::readPersistent(attn_kernel_desc &d) {
+  const Json *v = find(doc.root(), "persistent");
+  if (!v)
+    return true;
+  if (d.format_version < 3)
+    return failAt("persistent",
+                  "needs format_version 3 (a format_version " +
+                      std::to_string(d.format_version) +
+                      " kernel is not persistent)");
+  if (!v->is_object())
+    return wrongType(*v, "persistent", "an object");
+  if (!onlyKeys(*v, "persistent", {"ctas_per_sm"},
+                "persistent key (persistent has ctas_per_sm)"))
+    return false;
+  // More CTAs per SM than 32 is more than an SM holds (sm_90: 32 blocks).
+  int64_t ctas;
+  if (!getInt(*v, "persistent", "ctas_per_sm", 1, 32, ctas))
+    return false;
+  d.persistent = 1;
+  d.ctas_per_sm = (int32_t)ctas;
+  return true;
+}
+
 /// The version-1 fields that describe the kernel, for attn_kernel_info and
 /// for attn_kernel_launch's (q, k, v, o, lse) form.
 void DescReader::deriveV1Fields(attn_kernel_desc &d) {
@@ -921,9 +954,10 @@ bool DescReader::read(attn_kernel_desc &d) {
   d.format_version = (int32_t)version;
   if (version == 1) {
     d.has_mask_info = d.has_scale = 1;
-    return readCommon(d) && readV1(d) && readDispatch(d);
+    return readCommon(d) && readV1(d) && readDispatch(d) &&
+           readPersistent(d);
   }
-  return readCommon(d) && readV2(d) && readDispatch(d);
+  return readCommon(d) && readV2(d) && readDispatch(d) && readPersistent(d);
 }
 
 } // namespace

@@ -15,6 +15,12 @@
 
 using namespace attn_rt;
 
+namespace {
+/// attn_kernel::lastGrid before any launch, and after one that launched no
+/// kernel.
+constexpr uint64_t kNoLaunch = ~uint64_t(0), kNoGrid = 0;
+} // namespace
+
 struct attn_kernel {
   attn_kernel_desc desc;
   std::string dir, ptxPath, cubinPath;
@@ -26,6 +32,9 @@ struct attn_kernel {
   std::string loadNote;   // why the cubin was not used
   std::string deviceName;
   int ccMajor = 0, ccMinor = 0;
+  // The device's multiprocessors, which size a persistent kernel's grid; 0
+  // when the driver did not say (then one CTA per tile: correct as well).
+  int smCount = 0;
   // The kernels of the dispatch table, in desc.variants order, each loaded
   // as a kernel of its own (its module, its reference to the context).
   std::vector<attn_kernel *> variants;
@@ -34,9 +43,20 @@ struct attn_kernel {
   // from several threads: attn_kernel_info gets one of theirs, never a torn
   // value.
   std::atomic<int> lastLaunched{-2};
+  // The grid of that launch, packGrid's; kNoGrid when it launched no
+  // kernel, kNoLaunch before any. Atomic for the same reason.
+  std::atomic<uint64_t> lastGrid{kNoLaunch};
 };
 
 namespace {
+
+/// A grid in one word, for attn_kernel::lastGrid: x in the high 32 bits, y
+/// and z (<= 65535: the launch checks bound them) 16 bits each. Never
+/// kNoGrid (a launched grid has no 0) nor kNoLaunch.
+uint64_t packGrid(const uint32_t grid[3]) {
+  return (uint64_t)grid[0] << 32 | (uint64_t)(grid[1] & 0xffff) << 16 |
+         (grid[2] & 0xffff);
+}
 
 /// ATTN_RUNTIME_TRACE=1 in the environment prints each step to stderr.
 bool tracing() {
@@ -205,14 +225,24 @@ bool tryLoadCubin(attn_kernel &k) {
 }
 
 /// Reads the launch contract the compiler embeds in the module
-/// (`attn_contract_<entry>`, contract.h) and compares it with the metadata.
-/// Modules built before the contract existed (and hand-written kernels)
-/// have none: they load with a note.
+/// (`attn_contract_<entry>`, contract.h: version 1 or 2, told apart by
+/// their sizes) and compares it with the metadata. Modules built before the
+/// contract existed (and hand-written kernels) have none: they load with a
+/// note, unless the metadata says persistent, which only a contract can
+/// confirm (such modules predate persistent kernels, and a kernel that
+/// does not loop over its tiles would skip most of them on that grid).
 bool readContract(attn_kernel &k, std::string &error) {
   std::string symbol = std::string("attn_contract_") + k.desc.entry;
   CUdeviceptr ptr = 0;
   size_t bytes = 0;
   CUresult r = cuModuleGetGlobal(&ptr, &bytes, k.module, symbol.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND && k.desc.persistent) {
+    error = "the metadata says the kernel is persistent, but the module has "
+            "no launch contract (" + symbol + ") to confirm it: a kernel "
+            "that does not loop over its tiles would skip most of them on a "
+            "persistent grid";
+    return false;
+  }
   if (r == CUDA_ERROR_NOT_FOUND) {
     k.loadNote += std::string(k.loadNote.empty() ? "" : "; ") +
                   "no launch contract in the module (built before it was "
@@ -223,18 +253,31 @@ bool readContract(attn_kernel &k, std::string &error) {
     error = cudaError("cuModuleGetGlobal", r) + " (" + symbol + ")";
     return false;
   }
-  int64_t c[kContractFields] = {};
-  if (bytes != sizeof c) {
-    error = "the module's launch contract " + symbol + " has " +
-            std::to_string(bytes) + " bytes, this runtime reads " +
-            std::to_string(sizeof c) + " (another compiler version?)";
+  if (!checkContractSize(bytes, symbol, error))
     return false;
-  }
-  if ((r = cuMemcpyDtoH(c, ptr, sizeof c)) != CUDA_SUCCESS) {
+  int64_t c[kContractFields] = {}; // a version-1 contract leaves the last 0
+  if ((r = cuMemcpyDtoH(c, ptr, bytes)) != CUDA_SUCCESS) {
     error = cudaError("cuMemcpyDtoH", r) + " (" + symbol + ")";
     return false;
   }
-  return checkContract(k.desc, c, symbol, error);
+  return checkContract(k.desc, c, bytes, symbol, error);
+}
+
+/// The device's multiprocessor count, for persistent grids. Not a reason to
+/// fail a load: without it a persistent kernel gets one CTA per tile,
+/// which it computes correctly too (a note says so).
+void readSmCount(attn_kernel &k) {
+  int sms = 0;
+  CUresult r = cuDeviceGetAttribute(
+      &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k.device);
+  k.smCount = r == CUDA_SUCCESS && sms > 0 ? sms : 0;
+  trace("multiprocessors: " + std::to_string(k.smCount));
+  if (k.desc.persistent && k.smCount == 0)
+    k.loadNote += std::string(k.loadNote.empty() ? "" : "; ") +
+                  "the device's multiprocessor count is unknown (" +
+                  (r == CUDA_SUCCESS ? "the driver says " + std::to_string(sms)
+                                     : cudaError("cuDeviceGetAttribute", r)) +
+                  "): the persistent kernel is launched with one CTA per tile";
 }
 
 bool loadOnDevice(attn_kernel &k, std::string &error) {
@@ -322,6 +365,7 @@ bool loadOnDevice(attn_kernel &k, std::string &error) {
 
   if (!readContract(k, error))
     return false;
+  readSmCount(k);
 
   int maxThreads = 0, staticShared = 0;
   if ((r = cuFuncGetAttribute(&maxThreads,
@@ -572,11 +616,13 @@ int launchWords(attn_kernel &k, const uint32_t grid[3], const uint32_t block[3],
 }
 
 /// A format_version 1 launch: checks, then the kernel or, for Nk == 0, the
-/// memsets that stand in for it.
+/// memsets that stand in for it. `launched` is the grid the kernel was
+/// launched on (packGrid), kNoGrid when none was.
 int launchV1(attn_kernel &k, const attn_tensor *q, const attn_tensor *key,
              const attn_tensor *v, const attn_tensor *o,
              const attn_tensor *lse, CUstream s, const std::string &where,
-             char *err, size_t err_len) {
+             uint64_t &launched, char *err, size_t err_len) {
+  launched = kNoGrid;
   attn_launch_plan plan;
   char msg[2048];
   if (attn_validate_launch(&k.desc, q, key, v, o, lse, &plan, msg,
@@ -606,26 +652,44 @@ int launchV1(attn_kernel &k, const attn_tensor *q, const attn_tensor *key,
     words[i] = plan.ptrs[i];
   for (int i = 0; i < ATTN_NUM_INT_PARAMS; ++i)
     words[ATTN_NUM_PTR_PARAMS + i] = (uint64_t)plan.ints[i];
-  return launchWords(k, plan.grid, plan.block, plan.shared_bytes, words,
-                     ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS, nullptr, 0, s,
-                     where, err, err_len);
+  int rc = launchWords(k, plan.grid, plan.block, plan.shared_bytes, words,
+                       ATTN_NUM_PTR_PARAMS + ATTN_NUM_INT_PARAMS, nullptr, 0,
+                       s, where, err, err_len);
+  if (rc == 0)
+    launched = packGrid(plan.grid);
+  return rc;
 }
 
 /// A format_version 2 or 3 launch: checks, then the kernel (also for
-/// Nk == 0).
+/// Nk == 0), on the grid planned with this kernel's SM count (a persistent
+/// kernel's is smaller). `launched` as for launchV1.
 int launchV2(attn_kernel &k, const attn_arg *args, size_t numArgs, CUstream s,
-             const std::string &where, char *err, size_t err_len) {
+             const std::string &where, uint64_t &launched, char *err,
+             size_t err_len) {
+  launched = kNoGrid;
   attn_launch_plan_v2 plan;
   char msg[2048];
-  if (attn_validate_args(&k.desc, args, numArgs, &plan, msg, sizeof msg)) {
+  if (attn_validate_args_sm(&k.desc, args, numArgs, k.smCount, &plan, msg,
+                            sizeof msg)) {
     setError(err, err_len, where + msg);
     return 1;
   }
   if (plan.action == ATTN_PLAN_NOTHING)
     return 0;
-  return launchWords(k, plan.grid, plan.block, plan.shared_bytes, plan.words,
-                     plan.num_words, plan.tensor_maps, plan.num_tensor_maps, s,
-                     where, err, err_len);
+  int rc = launchWords(k, plan.grid, plan.block, plan.shared_bytes,
+                       plan.words, plan.num_words, plan.tensor_maps,
+                       plan.num_tensor_maps, s, where, err, err_len);
+  if (rc == 0)
+    launched = packGrid(plan.grid);
+  return rc;
+}
+
+/// Remembers what a successful launch through handle `k` ran, for
+/// attn_kernel_info's last_* keys: the kernel (-1 k itself, i variant i)
+/// and its grid.
+void remember(attn_kernel &k, int chosen, uint64_t grid) {
+  k.lastLaunched.store(chosen, std::memory_order_relaxed);
+  k.lastGrid.store(grid, std::memory_order_relaxed);
 }
 
 /// A format_version 2 or 3 launch through handle `k` (`fn` names the entry
@@ -646,9 +710,10 @@ int dispatchV2(attn_kernel &k, const char *fn, const attn_arg *args,
   }
   std::string where = std::string(fn) + "(" + k.desc.name +
                       (choice.empty() ? "" : ", " + choice) + "): ";
-  int rc = launchV2(run, args, numArgs, s, where, err, err_len);
+  uint64_t grid;
+  int rc = launchV2(run, args, numArgs, s, where, grid, err, err_len);
   if (rc == 0)
-    k.lastLaunched.store(chosen, std::memory_order_relaxed);
+    remember(k, chosen, grid);
   return rc;
 }
 
@@ -659,6 +724,28 @@ std::string lastVariant(const attn_kernel &k) {
   if (last == -2)
     return "";
   return last == -1 ? k.desc.name : k.variants[(size_t)last]->desc.name;
+}
+
+/// Whether that kernel is persistent: "1"/"0", "" before any launch.
+std::string lastPersistent(const attn_kernel &k) {
+  int last = k.lastLaunched.load(std::memory_order_relaxed);
+  if (last == -2)
+    return "";
+  const attn_kernel_desc &d =
+      last == -1 ? k.desc : k.variants[(size_t)last]->desc;
+  return d.persistent ? "1" : "0";
+}
+
+/// The grid of the last successful launch, "264x1x1"; "none" when it
+/// launched no kernel, "" before any.
+std::string lastGrid(const attn_kernel &k) {
+  uint64_t g = k.lastGrid.load(std::memory_order_relaxed);
+  if (g == kNoLaunch)
+    return "";
+  if (g == kNoGrid)
+    return "none";
+  return std::to_string(g >> 32) + "x" + std::to_string(g >> 16 & 0xffff) +
+         "x" + std::to_string(g & 0xffff);
 }
 
 } // namespace
@@ -716,10 +803,11 @@ int attn_kernel_launch(attn_kernel *k, const attn_tensor *q,
       std::string("attn_kernel_launch(") + k->desc.name + "): ";
   if (k->desc.format_version == 1) {
     // No dispatch table in format_version 1 (the parser refuses one).
+    uint64_t grid;
     int rc = launchV1(*k, q, key, v, o, lse, static_cast<CUstream>(stream),
-                      where, err, err_len);
+                      where, grid, err, err_len);
     if (rc == 0)
-      k->lastLaunched.store(-1, std::memory_order_relaxed);
+      remember(*k, -1, grid);
     return rc;
   }
   // format_version 2 and 3: the same tensors by role.
@@ -777,10 +865,11 @@ int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
   const attn_tensor *t[5] = {};
   for (size_t i = 0; i < num_args; ++i)
     t[roleFromName(args[i].role)] = &args[i].tensor;
+  uint64_t grid;
   int rc = launchV1(*k, t[0], t[1], t[2], t[3], t[4],
-                    static_cast<CUstream>(stream), where, err, err_len);
+                    static_cast<CUstream>(stream), where, grid, err, err_len);
   if (rc == 0)
-    k->lastLaunched.store(-1, std::memory_order_relaxed);
+    remember(*k, -1, grid);
   return rc;
 }
 
@@ -800,8 +889,14 @@ int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
     value = k->deviceName;
   else if (kk == "device_arch")
     value = "sm_" + num(k->ccMajor) + num(k->ccMinor);
+  else if (kk == "sm_count")
+    value = num(k->smCount);
   else if (kk == "last_variant")
     value = lastVariant(*k);
+  else if (kk == "last_grid")
+    value = lastGrid(*k);
+  else if (kk == "last_persistent")
+    value = lastPersistent(*k);
   else if (!descInfo(k->desc, kk, value)) {
     setError(out, out_len, "unknown key \"" + kk + "\"");
     return -1;

@@ -6,7 +6,8 @@
 // format_version 3 also the arguments of each tensor map's
 // cuTensorMapEncodeTiled call). A format_version 1 kernel takes the roles
 // q, k, v, o, lse and the checks of attn_validate_launch. Nothing here needs
-// a device.
+// a device: the SM count that sizes a persistent kernel's grid is the
+// caller's (the loaded kernel's, read at load).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,13 +102,15 @@ struct ByteRange {
 
 class ArgsValidator {
 public:
-  ArgsValidator(const attn_kernel_desc &desc, std::string &message)
-      : d(desc), error(message) {}
+  ArgsValidator(const attn_kernel_desc &desc, int32_t sms,
+                std::string &message)
+      : d(desc), smCount(sms), error(message) {}
 
   bool run(const attn_arg *args, size_t numArgs, attn_launch_plan_v2 &plan);
 
 private:
   const attn_kernel_desc &d;
+  const int32_t smCount; // <= 0: unknown
   std::string &error;
   const attn_tensor *tensorOf[ATTN_MAX_BUFFERS] = {};
   const char *firstRoleOf[ATTN_MAX_BUFFERS] = {}; // the role that bound it
@@ -133,6 +136,8 @@ private:
   bool checkShape(int b);
   bool checkContract();
   bool checkGrid(int64_t &x, int64_t &y);
+  bool checkTiles(int64_t x, int64_t y);
+  void planGrid(int64_t x, int64_t y, uint32_t grid[3]) const;
   bool checkAccess(int b);
   bool checkStrideAlignment(int b, int32_t dim);
   bool planTensorMap(int i);
@@ -280,8 +285,9 @@ bool ArgsValidator::checkContract() {
   return true;
 }
 
-/// Grid (ceildiv(q.size2, block_m), q.size0 * q.size1): the parser checked
-/// that q has rank >= 3.
+/// The tile space (ceildiv(q.size2, block_m), q.size0 * q.size1): the
+/// parser checked that q has rank >= 3. It is the grid of a kernel that is
+/// not persistent (planGrid).
 bool ArgsValidator::checkGrid(int64_t &x, int64_t &y) {
   const attn_tensor &q = *tensorOf[bufferFor(ATTN_ROLE_Q, 0)];
   // Extents are <= kMaxExtent, so neither product nor sum overflows, and
@@ -289,11 +295,48 @@ bool ArgsValidator::checkGrid(int64_t &x, int64_t &y) {
   static_assert(kMaxExtent <= INT32_MAX, "grid x always fits");
   x = (q.shape[2] + d.block_m - 1) / d.block_m;
   y = q.shape[0] * q.shape[1];
+  if (d.persistent)
+    return checkTiles(x, y);
   if (y > 65535)
     return fail("grid y = q.size0 * q.size1 = " + std::to_string(q.shape[0]) +
                 " * " + std::to_string(q.shape[1]) + " = " +
                 std::to_string(y) + " is over the limit of 65535");
   return true;
+}
+
+/// A persistent kernel numbers its tiles t = y * x-tiles + x in 32 bits
+/// and is launched on one grid dimension (at most all tiles): the grid's y
+/// limit does not apply, 2^31 - 1 tiles does.
+bool ArgsValidator::checkTiles(int64_t x, int64_t y) {
+  int64_t tiles;
+  bool overflow = __builtin_mul_overflow(x, y, &tiles);
+  if (!overflow && tiles <= INT32_MAX)
+    return true;
+  const attn_tensor &q = *tensorOf[bufferFor(ATTN_ROLE_Q, 0)];
+  return fail("persistent kernel: tiles = ceildiv(q.size2, block_m) * "
+              "q.size0 * q.size1 = " +
+              std::to_string(x) + " * " + std::to_string(q.shape[0]) + " * " +
+              std::to_string(q.shape[1]) +
+              (overflow ? "" : " = " + std::to_string(tiles)) +
+              " is over the limit of 2^31 - 1");
+}
+
+/// The tiles as the grid, or for a persistent kernel min(tiles, sm_count *
+/// ctas_per_sm) CTAs in x, which loop over the tiles. With the SM count
+/// unknown, one CTA per tile: a persistent kernel is correct on any grid of
+/// at least one CTA, so the full one is right, only not as fast. No tiles:
+/// grid x 0 either way, which fillPlan makes "nothing to launch".
+void ArgsValidator::planGrid(int64_t x, int64_t y, uint32_t grid[3]) const {
+  grid[2] = 1;
+  if (!d.persistent) {
+    grid[0] = (uint32_t)x;
+    grid[1] = (uint32_t)y;
+    return;
+  }
+  int64_t tiles = x * y; // checkTiles: <= 2^31 - 1
+  int64_t ctas = smCount > 0 ? (int64_t)smCount * d.ctas_per_sm : tiles;
+  grid[0] = (uint32_t)(tiles < ctas ? tiles : ctas);
+  grid[1] = 1;
 }
 
 bool ArgsValidator::checkStrideAlignment(int b, int32_t dim) {
@@ -431,9 +474,7 @@ bool ArgsValidator::checkOverlaps() {
 void ArgsValidator::fillPlan(int64_t x, int64_t y,
                              attn_launch_plan_v2 &plan) const {
   plan.action = x == 0 || y == 0 ? ATTN_PLAN_NOTHING : ATTN_PLAN_LAUNCH;
-  plan.grid[0] = (uint32_t)x;
-  plan.grid[1] = (uint32_t)y;
-  plan.grid[2] = 1;
+  planGrid(x, y, plan.grid);
   plan.block[0] = (uint32_t)d.threads;
   plan.block[1] = plan.block[2] = 1;
   plan.shared_bytes = (uint32_t)d.shared_bytes;
@@ -529,7 +570,9 @@ bool checkDescBounds(const attn_kernel_desc &d, std::string &error) {
             inRange(d.num_broadcast_sizes, 0, ATTN_MAX_SIZE_PAIRS) &&
             inRange(d.num_tensor_maps, 0,
                     d.format_version >= 3 ? ATTN_MAX_TENSOR_MAPS : 0) &&
-            inRange(d.block_m, 1, 1024) && inRange(d.threads, 1, 1024);
+            inRange(d.block_m, 1, 1024) && inRange(d.threads, 1, 1024) &&
+            inRange(d.persistent, 0, d.format_version >= 3 ? 1 : 0) &&
+            (!d.persistent || inRange(d.ctas_per_sm, 1, 32));
   int32_t qRank = 0;
   for (int32_t b = 0; ok && b < d.num_buffers; ++b) {
     const attn_buffer_desc &buf = d.buffers[b];
@@ -573,7 +616,7 @@ bool checkDescBounds(const attn_kernel_desc &d, std::string &error) {
 } // namespace
 
 bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
-                  size_t numArgs, attn_launch_plan_v2 &plan,
+                  size_t numArgs, int32_t smCount, attn_launch_plan_v2 &plan,
                   std::string &error) {
   if (d.format_version == 1)
     return validateV1Args(d, args, numArgs, plan, error);
@@ -582,7 +625,7 @@ bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
     return false;
   }
   return checkDescBounds(d, error) &&
-         ArgsValidator(d, error).run(args, numArgs, plan);
+         ArgsValidator(d, smCount, error).run(args, numArgs, plan);
 }
 
 } // namespace attn_rt

@@ -5,18 +5,24 @@
 // launches run through their whole path on a machine without a GPU (the
 // toolkit's stub fails every call). A module is its image's text; a
 // function is found when the text has ".entry <name>", and a module whose
-// text has "FAKE_JIT_FAILS" fails to load. Nothing is executed:
-// cuLaunchKernel records what it was asked to launch. The test reads the
-// counters and the record through fake_cuda_state() (found with dlsym, so
-// that it can tell when it runs against another driver) and checks that
-// every retained context and loaded module was given back.
+// text has "FAKE_JIT_FAILS" fails to load. A module whose text has a line
+// "FAKE_CONTRACT <symbol> <int64> ..." has a global <symbol> of those words
+// (cuModuleGetGlobal, cuMemcpyDtoH: a launch contract of any length);
+// without one it has no globals. The device has 132 multiprocessors unless
+// the test sets fake_cuda_state.sm_count (0: the query fails). Nothing is
+// executed: cuLaunchKernel records what it was asked to launch. The test
+// reads the counters and the record through fake_cuda_state() (found with
+// dlsym, so that it can tell when it runs against another driver) and
+// checks that every retained context and loaded module was given back.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +37,7 @@ struct fake_cuda_state {
   char last_function[128];
   unsigned grid[3], block[3], shared_bytes;
   uint64_t first_param; // the first parameter word (q's pointer)
+  int sm_count;         // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT; 0 fails
 };
 
 __attribute__((visibility("default"))) fake_cuda_state *fake_cuda_state_get();
@@ -39,12 +46,30 @@ __attribute__((visibility("default"))) fake_cuda_state *fake_cuda_state_get();
 
 namespace {
 
-fake_cuda_state state;
+fake_cuda_state state = {0, 0, 0, 0, {0}, {0, 0, 0}, {0, 0, 0}, 0, 0, 132};
 
 struct FakeModule {
   std::string image;
   std::vector<std::string *> functions; // the names handed out
+  std::string contractSymbol;           // "" without a FAKE_CONTRACT line
+  std::vector<int64_t> contract;        // its words, the global's memory
 };
+
+std::vector<FakeModule *> modules; // loaded, not unloaded
+
+/// The FAKE_CONTRACT line of the module's text, if any.
+void readContract(FakeModule &m) {
+  size_t at = m.image.find("FAKE_CONTRACT ");
+  if (at == std::string::npos)
+    return;
+  size_t end = m.image.find('\n', at);
+  std::istringstream line(m.image.substr(at + 14, end == std::string::npos
+                                                      ? std::string::npos
+                                                      : end - at - 14));
+  line >> m.contractSymbol;
+  for (int64_t word; line >> word;)
+    m.contract.push_back(word);
+}
 
 int primaryContext; // its address is the context
 CUcontext current = nullptr;
@@ -56,7 +81,9 @@ CUresult loadModule(CUmodule *module, const void *image) {
     return CUDA_ERROR_INVALID_VALUE;
   if (std::strstr(text, "FAKE_JIT_FAILS"))
     return CUDA_ERROR_INVALID_PTX;
-  FakeModule *m = new FakeModule{text, {}};
+  FakeModule *m = new FakeModule{text, {}, {}, {}};
+  readContract(*m);
+  modules.push_back(m);
   *module = reinterpret_cast<CUmodule>(m);
   ++state.loaded_modules;
   return CUDA_SUCCESS;
@@ -127,6 +154,10 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice) {
 }
 
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute a, CUdevice) {
+  if (a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) {
+    *value = state.sm_count;
+    return state.sm_count > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  }
   *value = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR   ? 9
            : a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? 0
            : a == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
@@ -159,6 +190,7 @@ CUresult cuModuleUnload(CUmodule module) {
   FakeModule *m = reinterpret_cast<FakeModule *>(module);
   for (std::string *f : m->functions)
     delete f;
+  modules.erase(std::find(modules.begin(), modules.end(), m));
   delete m;
   --state.loaded_modules;
   return CUDA_SUCCESS;
@@ -174,12 +206,31 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule module,
   return CUDA_SUCCESS;
 }
 
-// No launch contract in these modules: they load with a note.
-CUresult cuModuleGetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *) {
-  return CUDA_ERROR_NOT_FOUND;
+// The module's FAKE_CONTRACT global; a module without one has no globals
+// (it loads with a note).
+CUresult cuModuleGetGlobal(CUdeviceptr *ptr, size_t *bytes, CUmodule module,
+                           const char *name) {
+  FakeModule *m = reinterpret_cast<FakeModule *>(module);
+  if (!name || m->contractSymbol.empty() || m->contractSymbol != name)
+    return CUDA_ERROR_NOT_FOUND;
+  if (ptr)
+    *ptr = reinterpret_cast<CUdeviceptr>(m->contract.data());
+  if (bytes)
+    *bytes = m->contract.size() * sizeof(int64_t);
+  return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpyDtoH(void *, CUdeviceptr, size_t) {
+// Copies from a global cuModuleGetGlobal handed out, within its size.
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+  for (FakeModule *m : modules) {
+    uintptr_t begin = reinterpret_cast<uintptr_t>(m->contract.data());
+    uintptr_t end = begin + m->contract.size() * sizeof(int64_t);
+    if (!m->contract.empty() && src >= begin && src <= end &&
+        bytes <= end - src) {
+      std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+      return CUDA_SUCCESS;
+    }
+  }
   return CUDA_ERROR_INVALID_VALUE;
 }
 

@@ -10,7 +10,12 @@
 // runs for k.size2 below, at and above each max and 0, with that kernel's
 // grid and shared memory, last_variant, and that every context and module
 // is given back after a load fails and after unload (in the sanitized
-// build LeakSanitizer also checks the host memory).
+// build LeakSanitizer also checks the host memory). Persistent kernels:
+// modules with launch contracts (version 1 and 2, of the fake driver's
+// FAKE_CONTRACT lines) compared with the JSON, the small grid a persistent
+// kernel launches on (132 SMs times ctas_per_sm), the full grid of the
+// others, and of a persistent kernel when the SM count is unknown; a
+// dispatch table whose variant alone is persistent.
 // Usage: attn_runtime_lib_test [TMPDIR].
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +43,7 @@ struct fake_cuda_state {
   char last_function[128];
   unsigned grid[3], block[3], shared_bytes;
   uint64_t first_param;
+  int sm_count;
 };
 }
 
@@ -256,6 +262,10 @@ void expectLaunch(attn_kernel *k, int64_t nk, const Expected &want,
             ", " + std::to_string(fake->shared_bytes) + " bytes)");
   CHECK(info(k, "last_variant") == want.function,
         what + ": last_variant " + info(k, "last_variant"));
+  std::string grid = std::to_string(want.gridX) + "x16x1";
+  CHECK(info(k, "last_grid") == grid && info(k, "last_persistent") == "0",
+        what + ": last_grid " + info(k, "last_grid") + ", expected " + grid +
+            "; last_persistent " + info(k, "last_persistent"));
 }
 
 void testLaunches(const std::string &tmp) {
@@ -384,8 +394,253 @@ void testWithoutTable(const std::string &tmp) {
   if (!k)
     return;
   expectLaunch(k, 300, {"k", 2, 24576}); // last_variant: k
+  // Nk = 0: memsets instead of the kernel.
+  Args a = goodArgs(2, 8, 2, 100, 0);
+  char err[1024] = {0};
+  int before = fake->launches;
+  CHECK(attn_kernel_launch(k, &a["q"], &a["k"], &a["v"], &a["o"], &a["lse"],
+                           nullptr, err, sizeof err) == 0 &&
+            fake->launches == before && info(k, "last_grid") == "none" &&
+            info(k, "last_variant") == "k",
+        std::string("format_version 1, Nk = 0: no kernel, last_grid none: ") +
+            err + " " + info(k, "last_grid"));
   attn_kernel_unload(k);
   CHECK(nothingHeld(), "unload (no table)");
+}
+
+//===----------------------------------------------------------------------===//
+// Persistent kernels and launch contracts
+//===----------------------------------------------------------------------===//
+
+/// The real kernel as format_version 3 (no tensor maps), persistent with
+/// `ctas` CTAs per SM unless 0.
+Json v3Kernel(const std::string &name, int ctas) {
+  Json j = realV2();
+  j["format_version"] = 3;
+  j["tensor_maps"] = Json::array();
+  j["name"] = name;
+  j["entry"] = name;
+  j["ptx"] = name + ".sm_90a.ptx";
+  if (ctas)
+    j["persistent"]["ctas_per_sm"] = ctas;
+  return j;
+}
+
+/// The launch contract the compiler writes for `j` (attn_contract.h's
+/// order; no mask in these documents), of `version` 1 (18 words) or 2 (19,
+/// with `persistent`); `words` cuts or pads it.
+std::vector<int64_t> contractOf(const Json &j, int version, int persistent,
+                                size_t words = 0) {
+  auto dim3 = [](const Json &b) {
+    return b["static_shape"][3].get<int64_t>() < 0
+               ? 0
+               : b["static_shape"][3].get<int64_t>();
+  };
+  std::vector<int64_t> c = {0x6e747461,
+                            version,
+                            j["format_version"].get<int64_t>(),
+                            j["block_m"].get<int64_t>(),
+                            j["block_n"].get<int64_t>(),
+                            j["warps"].get<int64_t>(),
+                            j["stages"].get<int64_t>(),
+                            j["threads"].get<int64_t>(),
+                            j["shared_bytes"].get<int64_t>(),
+                            dim3(j["buffers"][0]),
+                            dim3(j["buffers"][2]),
+                            0, // f16
+                            1, // the lse buffer
+                            0, 0, 0, 0,
+                            (int64_t)j["buffers"].size()};
+  if (version >= 2)
+    c.push_back(persistent);
+  if (words)
+    c.resize(words, 0);
+  return c;
+}
+
+/// dir/<name>.json and a PTX that has its entry and, unless `contract` is
+/// empty, a FAKE_CONTRACT line with the launch contract of those words.
+void writeWithContract(const std::string &dir, const Json &j,
+                       const std::vector<int64_t> &contract) {
+  std::string entry = j["entry"].get<std::string>();
+  std::string ptx = ".visible .entry " + entry + "(\n)\n";
+  if (!contract.empty()) {
+    ptx += "// FAKE_CONTRACT attn_contract_" + entry;
+    for (int64_t w : contract)
+      ptx += " " + std::to_string(w);
+    ptx += "\n";
+  }
+  writeKernel(dir, j, ptx.c_str());
+}
+
+/// A launch of `k` (by role unless `byTensors`) with Nq query rows and
+/// k.size2 = nk runs `function` on grid `grid`.
+void expectGrid(attn_kernel *k, int64_t nq, int64_t nk, const char *function,
+                const std::string &grid, const std::string &what,
+                bool byTensors = false) {
+  Args a = goodArgs(2, 8, 2, nq, nk);
+  char err[1024] = {0};
+  int before = fake->launches;
+  int rc = byTensors ? attn_kernel_launch(k, &a["q"], &a["k"], &a["v"],
+                                          &a["o"], &a["lse"], nullptr, err,
+                                          sizeof err)
+                     : attn_kernel_launch_args(k, a.list.data(), a.list.size(),
+                                               nullptr, err, sizeof err);
+  std::string got = std::to_string(fake->grid[0]) + "x" +
+                    std::to_string(fake->grid[1]) + "x" +
+                    std::to_string(fake->grid[2]);
+  CHECK(rc == 0 && fake->launches == before + 1 &&
+            std::string(fake->last_function) == function && got == grid &&
+            info(k, "last_grid") == grid,
+        what + ": expected " + function + " on grid " + grid + ", got " +
+            fake->last_function + " on " + got + " (last_grid " +
+            info(k, "last_grid") + "): " + err);
+}
+
+void testPersistentLaunches(const std::string &tmp) {
+  const std::string dir = tmp + "/lib-persistent";
+  mkdir(dir.c_str(), 0755);
+  Json p = v3Kernel("k", 2);
+  writeWithContract(dir, p, contractOf(p, 2, 1));
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k != nullptr, "a persistent kernel with a version 2 contract: " + msg);
+  if (!k)
+    return;
+  CHECK(info(k, "persistent") == "1" && info(k, "ctas_per_sm") == "2" &&
+            info(k, "sm_count") == "132" &&
+            !contains(info(k, "load_note"), "contract") &&
+            info(k, "last_grid").empty() &&
+            info(k, "last_persistent").empty(),
+        "info: persistent 1, ctas_per_sm 2, sm_count 132, the contract "
+        "read (note: " +
+            info(k, "load_note") + "), no launch yet");
+  // Nq = 4096: 32 x-tiles of block_m 128, times B * Hq = 16: 512 tiles.
+  expectGrid(k, 4096, 300, "k", "264x1x1",
+             "512 tiles on 132 SMs x 2 CTAs");
+  CHECK(info(k, "last_persistent") == "1" && info(k, "last_variant") == "k",
+        "last_persistent 1");
+  expectGrid(k, 4096, 300, "k", "264x1x1", "the same by tensors", true);
+  expectGrid(k, 100, 300, "k", "16x1x1", "16 tiles: one CTA each");
+  expectGrid(k, 100, 0, "k", "16x1x1", "Nk = 0 is launched");
+  Args empty = goodArgs(2, 8, 2, 0, 300);
+  char err[1024] = {0};
+  int before = fake->launches;
+  CHECK(attn_kernel_launch_args(k, empty.list.data(), empty.list.size(),
+                                nullptr, err, sizeof err) == 0 &&
+            fake->launches == before && info(k, "last_grid") == "none",
+        std::string("Nq = 0: nothing launched, last_grid none: ") + err);
+  attn_kernel_unload(k);
+
+  // Not persistent: the full grid, whatever the SMs.
+  Json plain = v3Kernel("k", 0);
+  writeWithContract(dir, plain, contractOf(plain, 2, 0));
+  k = load(dir, msg);
+  CHECK(k != nullptr && info(k, "persistent") == "0" &&
+            info(k, "ctas_per_sm") == "0",
+        "a plain kernel with a version 2 contract: " + msg);
+  if (k) {
+    expectGrid(k, 4096, 300, "k", "32x16x1", "not persistent: the tiles");
+    CHECK(info(k, "last_persistent") == "0", "last_persistent 0");
+  }
+  attn_kernel_unload(k);
+  writeWithContract(dir, plain, contractOf(plain, 1, 0));
+  k = load(dir, msg);
+  CHECK(k != nullptr && !contains(info(k, "load_note"), "contract"),
+        "a plain kernel with a version 1 contract (18 words): " + msg);
+  if (k)
+    expectGrid(k, 4096, 300, "k", "32x16x1", "version 1: the tiles");
+  attn_kernel_unload(k);
+
+  // Unknown SM count: one CTA per tile, with a note.
+  fake->sm_count = 0;
+  writeWithContract(dir, p, contractOf(p, 2, 1));
+  k = load(dir, msg);
+  fake->sm_count = 132;
+  CHECK(k != nullptr && info(k, "sm_count") == "0" &&
+            contains(info(k, "load_note"),
+                     "multiprocessor count is unknown") &&
+            contains(info(k, "load_note"), "one CTA per tile"),
+        "SM count unknown: loads with a note (" + info(k, "load_note") +
+            "): " + msg);
+  if (k)
+    expectGrid(k, 4096, 300, "k", "512x1x1",
+               "SM count unknown: one CTA per tile");
+  attn_kernel_unload(k);
+  CHECK(nothingHeld(), "unload (persistent kernels)");
+
+  // Refused: persistence on one side only, no contract to confirm it,
+  // sizes and versions this runtime does not read.
+  const std::string where = "attn_kernel_load(" + dir + ", k): ";
+  struct Refusal {
+    const char *what;
+    const Json *doc;
+    std::vector<int64_t> contract;
+    std::vector<std::string> needles;
+  };
+  const std::vector<Refusal> refusals = {
+      {"a persistent JSON, a version 1 contract", &p, contractOf(p, 1, 0),
+       {"persistent (the \"persistent\" key; a version 1 contract is never "
+        "persistent) = 1, the module's launch contract 0"}},
+      {"a persistent JSON, a module that is not", &p, contractOf(p, 2, 0),
+       {"persistent", "= 1, the module's launch contract 0"}},
+      {"a plain JSON, a persistent module", &plain, contractOf(plain, 2, 1),
+       {"persistent", "= 0, the module's launch contract 1"}},
+      {"a persistent JSON without a contract", &p, {},
+       {"the metadata says the kernel is persistent, but the module has no "
+        "launch contract (attn_contract_k) to confirm it"}},
+      {"a contract of 17 words", &plain, contractOf(plain, 1, 0, 17),
+       {"attn_contract_k has 136 bytes, this runtime reads 144 (version 1) "
+        "or 152 (version 2)"}},
+      {"a contract of 20 words", &plain, contractOf(plain, 2, 0, 20),
+       {"attn_contract_k has 160 bytes"}},
+      {"version 1 in 19 words", &plain, contractOf(plain, 1, 0, 19),
+       {"says version 1 but has 152 bytes; version 1 has 144"}},
+      {"version 2 in 18 words", &plain, contractOf(plain, 2, 0, 18),
+       {"says version 2 but has 144 bytes; version 2 has 152"}},
+      {"version 3", &plain, contractOf(plain, 3, 0, 19),
+       {"is not one this runtime reads", "version 3"}},
+  };
+  for (const Refusal &r : refusals) {
+    writeWithContract(dir, *r.doc, r.contract);
+    expectLoadFails(dir, std::string("persistent: ") + r.what, r.needles,
+                    false);
+  }
+}
+
+/// A dispatch table whose variant for short keys is persistent: each
+/// kernel launches on its own grid.
+void testPersistentVariant(const std::string &tmp) {
+  const std::string dir = tmp + "/lib-persistent-dispatch";
+  mkdir(dir.c_str(), 0755);
+  Json mainDoc = v3Kernel("k", 0);
+  mainDoc["dispatch"] = parsed(
+      R"({"on": "k.size2", "variants": [{"max": 512, "kernel": "k__n512"}]})");
+  writeWithContract(dir, mainDoc, contractOf(mainDoc, 2, 0));
+  Json var = v3Kernel("k__n512", 2);
+  var["block_m"] = 64;
+  var["shared_bytes"] = 40960;
+  writeWithContract(dir, var, contractOf(var, 2, 1));
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k != nullptr, "a plain kernel with a persistent variant: " + msg);
+  if (!k)
+    return;
+  CHECK(info(k, "persistent") == "0",
+        "info persistent describes the main kernel");
+  // Nq = 4096: 64 x-tiles of block_m 64 (1024 tiles) for the variant.
+  expectGrid(k, 4096, 300, "k__n512", "264x1x1",
+             "k.size2 = 300: the persistent variant on 264 CTAs");
+  CHECK(info(k, "last_variant") == "k__n512" &&
+            info(k, "last_persistent") == "1",
+        "last_persistent is the variant's: " + info(k, "last_persistent"));
+  expectGrid(k, 4096, 5000, "k", "32x16x1",
+             "k.size2 = 5000: the main kernel on its tiles", true);
+  CHECK(info(k, "last_variant") == "k" && info(k, "last_persistent") == "0",
+        "last_persistent is the main kernel's: " +
+            info(k, "last_persistent"));
+  attn_kernel_unload(k);
+  CHECK(nothingHeld(), "unload (persistent variant)");
 }
 
 void testNoHandle() {
@@ -424,6 +679,8 @@ int main(int argc, char **argv) {
   testLaunches(tmp);
   testMixedFormats(tmp);
   testWithoutTable(tmp);
+  testPersistentLaunches(tmp);
+  testPersistentVariant(tmp);
   testNoHandle();
   std::printf("attn_runtime_lib_test: %d checks, %d failed\n", checks,
               failures);

@@ -803,6 +803,7 @@ int main(int argc, char **argv) {
   testFormatVersion2();
   testFormatVersion3();
   testDispatch(tmp);
+  testPersistent();
   std::printf("attn_runtime_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

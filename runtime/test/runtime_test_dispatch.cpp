@@ -676,9 +676,11 @@ void testStructLayout() {
                     sizeof(attn_kernel_desc::tensor_maps) &&
             offsetof(attn_kernel_desc, dispatch_on) == 8176,
         "the dispatch fields are appended to attn_kernel_desc (at 8176)");
-  CHECK(sizeof(attn_kernel_desc) == 9272 &&
-            attn_struct_size("attn_kernel_desc") == 9272,
-        "attn_kernel_desc is 9272 bytes");
+  CHECK(offsetof(attn_kernel_desc, persistent) ==
+                offsetof(attn_kernel_desc, variants) +
+                    sizeof(attn_kernel_desc::variants) &&
+            offsetof(attn_kernel_desc, persistent) == 9272,
+        "the persistent fields are appended to attn_kernel_desc (at 9272)");
 }
 
 } // namespace

@@ -605,33 +605,36 @@ void testContract() {
   using namespace attn_rt;
   const attn_kernel_desc v3 = descOf(realV3());
   const attn_kernel_desc v2 = descOf(realV2());
-  // What the compiler writes for the real kernel (block_m 128, ..., five
-  // buffers); format 3 for a TMA kernel.
+  // What the compiler wrote for the real kernel (block_m 128, ..., five
+  // buffers) before persistent kernels: version 1, 18 words (the 19th, not
+  // read, 0); format 3 for a TMA kernel. runtime_test_persistent.cpp has
+  // version 2.
   int64_t c[kContractFields] = {0x6e747461, 1, 3,   128, 64, 4, 2, 128, 98304,
                                 128,        128, 0, 1,   0,  0, 0, 0,   5};
+  const size_t v1 = contractBytes(1);
   std::string error;
-  CHECK(checkContract(v3, c, "attn_contract_k", error),
+  CHECK(checkContract(v3, c, v1, "attn_contract_k", error),
         "a v3 JSON with a format-3 contract loads: " + error);
-  CHECK(!checkContract(v2, c, "attn_contract_k", error) &&
+  CHECK(!checkContract(v2, c, v1, "attn_contract_k", error) &&
             contains(error, "format_version = 2, the module's launch "
                             "contract 3"),
         "a v2 JSON with a format-3 contract is refused: " + error);
   c[kContractFormat] = 2;
-  CHECK(checkContract(v2, c, "attn_contract_k", error),
+  CHECK(checkContract(v2, c, v1, "attn_contract_k", error),
         "a v2 JSON with a format-2 contract loads: " + error);
-  CHECK(!checkContract(v3, c, "attn_contract_k", error) &&
+  CHECK(!checkContract(v3, c, v1, "attn_contract_k", error) &&
             contains(error, "format_version = 3, the module's launch "
                             "contract 2") &&
             contains(error, "the JSON does not describe this kernel"),
         "a v3 JSON with a format-2 contract is refused: " + error);
   c[kContractFormat] = 3;
   c[kContractNumBuffers] = 4;
-  CHECK(!checkContract(v3, c, "attn_contract_k", error) &&
+  CHECK(!checkContract(v3, c, v1, "attn_contract_k", error) &&
             contains(error, "number of buffers = 5"),
         "v3: the number of buffers is still compared: " + error);
   c[kContractNumBuffers] = 5;
-  c[kContractVersion] = 2;
-  CHECK(!checkContract(v3, c, "attn_contract_k", error) &&
+  c[kContractVersion] = 3;
+  CHECK(!checkContract(v3, c, v1, "attn_contract_k", error) &&
             contains(error, "attn_contract_k is not one this runtime reads"),
         "an unknown contract version is refused: " + error);
 }

@@ -82,6 +82,10 @@ void testFormatVersion3();
 /// Dispatch tables (runtime_test_dispatch.cpp); files go to `tmp`.
 void testDispatch(const std::string &tmp);
 
+/// Persistent kernels and launch contract version 2
+/// (runtime_test_persistent.cpp).
+void testPersistent();
+
 } // namespace attn_rt_test
 
 #endif // ATTN_RUNTIME_TEST_SUPPORT_H
