@@ -32,7 +32,7 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // CHECK-LABEL: func.func @fills_config_tensor
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 // Without a chip (the CPU) there are no GPU knobs to choose.
 // CPU-NOT: gpu_config
@@ -128,7 +128,7 @@ func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_no_lse
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)

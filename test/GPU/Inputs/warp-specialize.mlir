@@ -1,4 +1,5 @@
-// The sm_90a defaults that are warp-specialized (DefaultConfig.cpp).
+// The sm_90a defaults that are warp-specialized (DefaultConfig.cpp); the
+// unmasked D = 128 one is persistent.
 func.func @ws_none_d128(%q: memref<?x?x?x128xbf16>, %k: memref<?x?x?x128xbf16>,
                         %v: memref<?x?x?x128xbf16>, %o: memref<?x?x?x128xbf16>,
                         %lse: memref<?x?x?xf32>) {
@@ -27,14 +28,5 @@ func.func @ws_overlap_d128(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                  {mask = #attn.mask<causal, bottom_right>,
                   config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
-  return
-}
-// Not a default yet: persistent (the CTAs loop over the tiles).
-func.func @ws_persistent_d128(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
-                              %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
-  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
-                 outs(%o : memref<?x?x?x128xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
-                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, persistent = true>}
   return
 }

@@ -47,7 +47,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   bool registerTiles = mods.bias || mods.positional;
   bool window = mask.getKind() == MaskKind::Window;
   auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
-                   int64_t stages, bool splitKV, bool warpSpecialize = false) {
+                   int64_t stages, bool splitKV, bool warpSpecialize = false,
+                   bool persistent = false) {
     // The warp-specialized kernels also issue block j+1's Q K^T before
     // block j's softmax (overlap_softmax): measured against the
     // warp-specialized kernels without it in one run
@@ -59,7 +60,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
-                           /*ping_pong=*/false, /*persistent=*/false)};
+                           /*ping_pong=*/false, persistent)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -110,8 +111,15 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
         seqLen > 0 && seqLen <= 512)
       return wgmma(64, 128, 4, 1, true);
+    // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
+    // 1.07-1.08x at N = 512, 1.04-1.05x at 1024, 1.02-1.03x from 2048 on
+    // against the same kernel without (results/h200/2026-12-01-
+    // persistent.md). Causal tiles differ in work, and a static stride
+    // over them ran 0.95-0.99x up to N = 8192 and 0.67x at 16384; D = 256
+    // (1.00-1.05x) spills 48-52 bytes with the tile loop.
     if (plain && d == 128)
-      return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true);
+      return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
+                   /*persistent=*/mask.getKind() == MaskKind::None);
     if (plain && d == 256)
       return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
     if (d == 256)
