@@ -26,6 +26,9 @@ SHAPES = [
     # Past the 512 keys of the shortest length-dispatch variant: the main
     # kernel of a dispatching artifact.
     ("long_odd", (1, 1, 1, 600, 700), "bhnd"),
+    # More tiles (2 x 140 of 128 rows) than a GPU runs CTAs at once: a
+    # persistent kernel's CTAs go through two or three each.
+    ("many_tiles", (2, 70, 70, 130, 200), "bhnd"),
 ]
 
 
