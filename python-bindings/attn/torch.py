@@ -226,9 +226,12 @@ def _attention_impl(q, k, v, kind, alignment, left, right, scale):
                                               scale=scale,
                                               enable_gqa=q.shape[1] != k.shape[1])
     kernel, has_lse = found
-    o = torch.empty(q.shape[:-1] + (v.shape[-1],), dtype=q.dtype, device=q.device)
-    lse = (torch.empty(q.shape[:-1], dtype=torch.float32, device=q.device)
-           if has_lse else None)
+    # empty_like / new_empty: torch.empty(shape, dtype=, device=) parsed its
+    # keywords for 9.5 us a call, empty_like 3.5 (launch_overhead.py on the
+    # H200). O takes q's layout (the kernels take strided outputs).
+    o = (torch.empty_like(q) if v.shape[-1] == q.shape[-1]
+         else q.new_empty(q.shape[:-1] + (v.shape[-1],)))
+    lse = q.new_empty(q.shape[:-1], dtype=torch.float32) if has_lse else None
     kernel.launch(q, k, v, o, lse)
     return o
 
@@ -257,13 +260,6 @@ def attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
               scale=None, enable_gqa=False, *, causal_alignment="top_left",
               window=None):
     """SDPA's signature (see the module docstring for the differences)."""
-    def sdpa():
-        if window is not None:
-            raise ValueError("attn.torch.attention: a window has no SDPA "
-                             "fallback (reason: %s)" % why)
-        return F.scaled_dot_product_attention(query, key, value, attn_mask=attn_mask,
-                                              dropout_p=dropout_p, is_causal=is_causal,
-                                              scale=scale, enable_gqa=enable_gqa)
     why = None
     if _is_disabled():
         why = "disabled"
@@ -281,7 +277,12 @@ def attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
     if why is not None:
         if why != "disabled":
             _fallback(why)
-        return sdpa()
+        if window is not None:
+            raise ValueError("attn.torch.attention: a window has no SDPA "
+                             "fallback (reason: %s)" % why)
+        return F.scaled_dot_product_attention(query, key, value, attn_mask=attn_mask,
+                                              dropout_p=dropout_p, is_causal=is_causal,
+                                              scale=scale, enable_gqa=enable_gqa)
     kind, left, right = "none", 0, 0
     alignment = "-"
     if window is not None:

@@ -10,7 +10,9 @@ N = 128, D = 64, the torch op's kernel), host wall time per call over
 - attn_kernel_launch through ctypes with prebuilt descriptors: with
   Nq = 0 (the runtime's checks, no kernel launched) and for real;
 - the GPU time of one launch (CUDA events around each of 200);
-- Kernel.launch and attn.torch.attention as the user calls them, and SDPA."""
+- Kernel.launch and attn.torch.attention as the user calls them, and SDPA;
+- the steps of attn.torch.attention's eager path one by one (its checks,
+  the kernel lookup, the output's allocation, the stream, one descriptor)."""
 import ctypes
 import json
 import os
@@ -48,6 +50,7 @@ def per_call(fn, n=N_CALLS):
     return (time.perf_counter() - t0) / n * 1e6
 
 
+pack_buf = ctypes.create_string_buffer(art._DESC.size)
 lib = kern.rt.lib
 err = ctypes.create_string_buffer(4096)
 stream = torch.cuda.current_stream().cuda_stream
@@ -70,6 +73,21 @@ out = {
     "attn_torch_us": per_call(lambda: at.attention(q, q, q)),
     "sdpa_us": per_call(lambda: F.scaled_dot_product_attention(q, q, q)),
     "empty_like_us": per_call(lambda: torch.empty_like(q)),
+    # The pieces of attn.torch.attention's eager path, one by one.
+    "is_disabled_us": per_call(at._is_disabled),
+    "is_compiling_us": per_call(torch.compiler.is_compiling),
+    "grad_checks_us": per_call(lambda: torch.is_grad_enabled() and (
+        q.requires_grad or q.requires_grad or q.requires_grad)),
+    "input_checks_us": per_call(lambda: (q.is_cuda and q.is_cuda and q.is_cuda,
+                                         q.dim() != 4 or q.dim() != 4 or q.dim() != 4,
+                                         q.shape[1] != q.shape[1])),
+    "kernel_lookup_us": per_call(lambda: at._kernel(q, q, q, "none", "-", 0, 0, 0.125)),
+    "output_alloc_us": per_call(lambda: torch.empty(q.shape[:-1] + (q.shape[-1],),
+                                                    dtype=q.dtype, device=q.device)),
+    "raw_stream_us": per_call(lambda: art._raw_stream(None, q)),
+    "pack_one_us": per_call(lambda: art._pack(pack_buf, 0, q)),
+    "attention_impl_us": per_call(lambda: at._attention_impl(q, q, q, "none", "-", 0, 0,
+                                                             0.125)),
 }
 gpu = []
 for _ in range(200):
