@@ -228,8 +228,8 @@ def _attention_impl(q, k, v, kind, alignment, left, right, scale):
     kernel, has_lse = found
     # empty_like / new_empty: torch.empty(shape, dtype=, device=) parsed its
     # keywords for 9.5 us a call, empty_like 3.5 (launch_overhead.py on the
-    # H200). O takes q's layout (the kernels take strided outputs).
-    o = (torch.empty_like(q) if v.shape[-1] == q.shape[-1]
+    # H200). O is contiguous whatever q's layout, as the fake says.
+    o = (torch.empty_like(q) if v.shape[-1] == q.shape[-1] and q.is_contiguous()
          else q.new_empty(q.shape[:-1] + (v.shape[-1],)))
     lse = q.new_empty(q.shape[:-1], dtype=torch.float32) if has_lse else None
     kernel.launch(q, k, v, o, lse)
