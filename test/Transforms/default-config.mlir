@@ -172,8 +172,19 @@ func.func @head_dim_256_window(%q: memref<?x?x?x256xf16>) {
   return
 }
 
+// A softcap keeps the warp-specialized D = 128 kernels (persistent when
+// unmasked), measured so on the device.
+// CHECK-LABEL: func.func @head_dim_128_softcap
+// CHECK: attn.attention
+// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+func.func @head_dim_128_softcap(%q: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%q : memref<?x?x?x128xf16>) {softcap = 30.0 : f64}
+  return
+}
+
 // Warp specialization only where it was run on the device: not with a
-// mask_mod region (nor a softcap, a bias or index tiles).
+// mask_mod region (nor a bias or index tiles).
 // CHECK-LABEL: func.func @head_dim_128_mask_mod
 // CHECK: attn.attention
 // SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true>
