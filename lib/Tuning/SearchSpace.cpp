@@ -17,8 +17,7 @@ TileConfigAttr TuningCandidate::tileConfig(MLIRContext *ctx) const {
 GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
   return GpuConfigAttr::get(ctx, lazyRescale, reverseKV, loopLocalIds, wgmma,
                             /*overlap_softmax=*/warpSpecialize,
-                            warpSpecialize, /*ping_pong=*/false,
-                            /*persistent=*/false);
+                            warpSpecialize, /*ping_pong=*/false, persistent);
 }
 
 std::string TuningCandidate::str() const {
@@ -33,6 +32,8 @@ std::string TuningCandidate::str() const {
     s += " ids";
   if (warpSpecialize)
     s += " ws overlap";
+  if (persistent)
+    s += " persistent";
   return s;
 }
 
@@ -62,6 +63,8 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
         out.push_back(c);
         if (warps == 8 && stages >= 2) {
           c.warpSpecialize = true;
+          out.push_back(c);
+          c.persistent = true;
           out.push_back(c);
         }
       }
@@ -120,9 +123,22 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   // traffic is alike. A producer warpgroup's TMA copies run under the
   // products (no CTA barrier per block): the maximum. (Measured: +9-19%
   // at D = 128 unmasked, where memory is about a tenth of compute.)
-  if (c.warpSpecialize)
-    return std::max(compute, memory) * pipeline;
-  return (compute + memory) * pipeline;
+  if (!c.warpSpecialize)
+    return (compute + memory) * pipeline;
+  double cost = std::max(compute, memory) * pipeline;
+  // A CTA's start (barrier set-up, its first copies' latency) and end
+  // (normalizing and storing O) are exposed once per tile: about a third
+  // of a K/V block's time (persistent kernels, which hide them under the
+  // next tile's copies, ran 1.07x at 4 blocks a tile and 1.04x at 8,
+  // results/h200/2026-12-01-persistent.md). Their static stride over
+  // tiles of unequal work (causal, windows) leaves CTAs unbalanced: 0.67x
+  // to 0.99x for causal in the same run.
+  double blockTime = 2.0 * c.blockM * c.blockN * (p.d + p.dv) * perSM / rate;
+  if (!c.persistent)
+    cost += waves * 0.35 * blockTime;
+  else if (p.causal || p.window >= 0)
+    cost *= 1.25;
+  return cost;
 }
 
 std::optional<TuningKey> attn::getTuningKey(AttentionOp op, StringRef chip,
