@@ -1,15 +1,17 @@
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=512' | FileCheck %s --check-prefixes=CHECK,SHORT
-// RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=1024' | FileCheck %s --check-prefixes=CHECK,LONG
+// RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=8192' | FileCheck %s --check-prefixes=CHECK,SHORT
+// RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=16384' | FileCheck %s --check-prefixes=CHECK,LONG
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a' | FileCheck %s --check-prefixes=CHECK,LONG
 
 // The key length the kernel is compiled for (seq-len, or the op's static
-// key length, which wins): causal D = 128 on sm_90a up to 512 keys takes the
-// one-warpgroup 64 x 128 kernel (1.10x the warp-specialized one at
-// N = 512, 0.99x at 1024 on the H200), longer or any length the
-// warp-specialized one. Unmasked D = 128 does not depend on it.
+// key length, which wins): causal D = 128 on sm_90a up to 8192 keys takes
+// the persistent warp-specialized kernel (1.03-1.21x the one-CTA-per-tile
+// one at N = 512 .. 8192 on the H200, 0.71x at 16384), longer or any
+// length the one-CTA-per-tile kernel. Unmasked D = 128 does not depend on
+// it.
 
 // CHECK-LABEL: func.func @causal_dynamic
-// SHORT: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
+// SHORT: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
 // LONG: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
 func.func @causal_dynamic(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -19,19 +21,19 @@ func.func @causal_dynamic(%q: memref<?x?x?x128xf16>) {
 
 // A static key length of 256 is short whatever seq-len says.
 // CHECK-LABEL: func.func @causal_static_short
-// CHECK: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
 func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
                  outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
 
-// And 4096 long.
+// And 16384 long.
 // CHECK-LABEL: func.func @causal_static_long
 // CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
-func.func @causal_static_long(%q: memref<1x4x4096x128xf16>) {
-  attn.attention ins(%q, %q, %q : memref<1x4x4096x128xf16>, memref<1x4x4096x128xf16>, memref<1x4x4096x128xf16>)
-                 outs(%q : memref<1x4x4096x128xf16>) {mask = #attn.mask<causal, top_left>}
+func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>)
+                 outs(%q : memref<1x4x16384x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
 

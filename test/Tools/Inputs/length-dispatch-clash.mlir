@@ -3,6 +3,6 @@ func.func @causal(%q: memref<?x?x?x128xf16>) {
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, bottom_right>}
   return
 }
-func.func @causal__n512() {
+func.func @causal__n8192() {
   return
 }

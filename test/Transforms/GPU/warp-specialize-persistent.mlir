@@ -11,7 +11,8 @@
 // producer waits for with the parity of the tile before and the consumers
 // arrive at after the chain.
 
-// CHECK-LABEL: func.func @causal
+// Unmasked (tiles of equal work): worker w takes tiles w, w + workers, ...
+// CHECK-LABEL: func.func @unmasked
 // CHECK: attn.program (%[[M:[^,]+]], %[[BH:[^)]+]]) in (%[[GM:[^,]+]], %[[GBH:[^)]+]])
 // CHECK-NEXT: persistent = true>, persistent, shared_bytes
 // CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 2 : i64, {{.*}}} : !attn.mbarriers<1>
@@ -22,6 +23,7 @@
 // CHECK-NEXT: %[[NW:[^ ]+]] = gpu.grid_dim x
 // CHECK-NEXT: %[[TILES:[^ ]+]] = arith.muli %[[GM]], %[[GBH]]
 // CHECK-NEXT: %[[C0:[^ ]+]] = arith.constant 0
+// CHECK-NEXT: arith.constant 1
 // CHECK-NEXT: scf.for %[[T:[^ ]+]] = %[[W]] to %[[TILES]] step %[[NW]] iter_args(%[[BASE:[^ ]+]] = %[[C0]], %[[IT:[^ ]+]] = %[[C0]])
 // CHECK-NEXT: %[[TM:[^ ]+]] = arith.remui %[[T]], %[[GM]]
 // CHECK-NEXT: = arith.divui %[[T]], %[[GM]]
@@ -52,6 +54,54 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
+func.func @unmasked(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                    %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>}
+  return
+}
+
+// -----
+
+// Under a mask (tiles of unequal work) the loop goes over rounds of the
+// workers: round r's tiles are [r * workers, (r + 1) * workers), worker w
+// takes the w-th in even rounds and the (workers - 1 - w)-th in odd ones,
+// so that a heavy tile is followed by a light one; its last, partial
+// round only if its position there is below the remainder. The round
+// counts the tiles done (Q's barrier phases).
+// CHECK-LABEL: func.func @causal
+// CHECK: producer {
+// CHECK-NEXT: %[[W:[^ ]+]] = gpu.block_id x
+// CHECK-NEXT: %[[NW:[^ ]+]] = gpu.grid_dim x
+// CHECK-NEXT: %[[TILES:[^ ]+]] = arith.muli
+// CHECK-NEXT: %[[C0:[^ ]+]] = arith.constant 0
+// CHECK-NEXT: %[[C1:[^ ]+]] = arith.constant 1
+// CHECK-NEXT: %[[FULL:[^ ]+]] = arith.divui %[[TILES]], %[[NW]]
+// CHECK-NEXT: %[[REST:[^ ]+]] = arith.remui %[[TILES]], %[[NW]]
+// CHECK-NEXT: %[[LASTW:[^ ]+]] = arith.subi %[[NW]], %[[C1]]
+// CHECK-NEXT: %[[MIRROR:[^ ]+]] = arith.subi %[[LASTW]], %[[W]]
+// CHECK-NEXT: %[[LODD:[^ ]+]] = arith.andi %[[FULL]], %[[C1]]
+// CHECK-NEXT: %[[LISODD:[^ ]+]] = arith.cmpi ne, %[[LODD]], %[[C0]]
+// CHECK-NEXT: %[[LPOS:[^ ]+]] = arith.select %[[LISODD]], %[[MIRROR]], %[[W]]
+// CHECK-NEXT: %[[INLAST:[^ ]+]] = arith.cmpi ult, %[[LPOS]], %[[REST]]
+// CHECK-NEXT: %[[EXTRA:[^ ]+]] = arith.select %[[INLAST]], %[[C1]], %[[C0]]
+// CHECK-NEXT: %[[ROUNDS:[^ ]+]] = arith.addi %[[FULL]], %[[EXTRA]]
+// CHECK-NEXT: scf.for %[[R:[^ ]+]] = %[[C0]] to %[[ROUNDS]] step %[[C1]] iter_args(%{{[^ ]+}} = %[[C0]]) -> (index)
+// CHECK-NEXT: %[[ODDBIT:[^ ]+]] = arith.andi %[[R]], %[[C1]]
+// CHECK-NEXT: %[[ODD:[^ ]+]] = arith.cmpi ne, %[[ODDBIT]], %[[C0]]
+// CHECK-NEXT: %[[POS:[^ ]+]] = arith.select %[[ODD]], %[[MIRROR]], %[[W]]
+// CHECK-NEXT: %[[FIRST:[^ ]+]] = arith.muli %[[R]], %[[NW]]
+// CHECK-NEXT: %[[TILE:[^ ]+]] = arith.addi %[[FIRST]], %[[POS]]
+// CHECK-NEXT: = arith.remui %[[TILE]],
+// CHECK-NEXT: = arith.divui %[[TILE]],
+// CHECK: %[[BEFORE:[^ ]+]] = arith.addi %[[R]], %{{.*}}
+// CHECK: attn.mbarrier_wait %{{[^ ]+}}[%{{.*}}], %[[BEFORE]]
+// CHECK-NEXT: attn.tma_copy %arg0
+// CHECK: } consumers {
+// CHECK: scf.for %[[CR:[^ ]+]] = %{{.*}} iter_args
+// CHECK: attn.mbarrier_wait %{{[^ ]+}}[%{{.*}}], %[[CR]]
 func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                   %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)

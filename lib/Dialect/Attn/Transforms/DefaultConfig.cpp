@@ -109,14 +109,17 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // unmasked and persistent 1.24 / 1.30 / 1.21x (f16; bf16 alike),
     // causal 0.98 / 1.15 / 1.32x.
     bool specializable = plain || (!registerTiles && !mods.maskMod);
-    // Short causal rows: the one-warpgroup kernel, two CTAs per SM, ran
-    // 1.10x the warp-specialized one at N = 512 (f16 and bf16) and 0.99x
-    // at 1024 (results/h200/2026-12-01-final-7111196.md, wg1_* against
-    // attn_*_d128_causal_br), so it is chosen for key lengths up to 512
-    // (with a length dispatch, docs/gpu-kernels.md).
+    // Causal D = 128 up to 8192 keys (a length dispatch,
+    // docs/gpu-kernels.md) runs persistent, the odd rounds of tiles
+    // mirrored (PersistentTiles.cpp): 1.21 / 1.16 / 1.11 / 1.07 / 1.03x the
+    // one-CTA-per-tile kernel at N = 512 .. 8192, but 0.71x at 16384
+    // (results/h200/2026-12-01-persistent-zigzag.md). At N = 512 that is
+    // more than the one-warpgroup kernel's 1.10x over the same kernel
+    // (results/h200/2026-12-01-final-7111196.md, wg1_*), which it replaces.
     if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
-        seqLen > 0 && seqLen <= 512)
-      return wgmma(64, 128, 4, 1, true);
+        seqLen > 0 && seqLen <= 8192)
+      return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
+                   /*persistent=*/true);
     // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
     // 1.07-1.08x at N = 512, 1.04-1.05x at 1024, 1.02-1.03x from 2048 on
     // against the same kernel without (results/h200/2026-12-01-

@@ -9,9 +9,12 @@
 //     overlapped program) get an "empty" barrier next to their "full" one:
 //     the producer may overwrite them for the next tile only once every
 //     consumer thread is past the chain (their last reader).
-//  3. Each region becomes one loop over the tiles t = block_id.x,
-//     block_id.x + grid_dim.x, ... < grid_m * grid_bh, carrying the blocks
-//     the chain went through so far (`base`) and the tiles done (`it`):
+//  3. Each region becomes one loop over rounds of the workers' tiles
+//     (round k: tiles [k * grid_dim.x, (k + 1) * grid_dim.x) of the
+//     grid_m * grid_bh, worker block_id.x taking the block_id.x-th, under
+//     a mask the mirrored one in odd rounds), carrying the blocks
+//     the chain went through so far (`base`; the round index counts the
+//     tiles done):
 //     * the program's pure code is cloned into it with the program ids
 //       (t mod grid_m, t / grid_m), so each tile computes its own rows,
 //       heads and block range;
@@ -61,9 +64,49 @@ TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
   Value tiles =
       arith::MulIOp::create(b, loc, program.getGridM(), program.getGridBh());
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  // Unmasked (tiles of equal work): worker w takes tiles w, w + workers,
+  // ... Under a mask the tiles' work differs: round k of the workers takes
+  // tiles [k * workers, (k + 1) * workers), worker w the w-th of them in
+  // even rounds and the (workers - 1 - w)-th in odd ones. With the heavy
+  // query blocks first in each head, a worker that gets a heavy tile in
+  // one round then gets a light one, so that the CTAs' sums stay close (a
+  // plain stride ran causal D = 128 0.95-0.99x the one-CTA-per-tile kernel
+  // up to N = 8192, mirrored 1.03-1.21x;
+  // results/h200/2026-12-01-persistent-zigzag.md). The set of tiles in
+  // flight at a time is the same. Worker w's rounds: the full ones, and
+  // the last partial one if its position there is below the remainder.
+  auto mask = program->getAttrOfType<MaskAttr>("attn.mask");
+  bool mirror = mask && mask.getKind() != MaskKind::None;
   TileLoop t;
-  t.loop = scf::ForOp::create(b, loc, worker, tiles, workers,
-                              ValueRange{c0, c0});
+  Value tile;
+  if (!mirror) {
+    t.loop = scf::ForOp::create(b, loc, worker, tiles, workers,
+                                ValueRange{c0, c0});
+    t.it = t.loop.getRegionIterArg(1);
+  } else {
+    Value full = arith::DivUIOp::create(b, loc, tiles, workers);
+    Value rest = arith::RemUIOp::create(b, loc, tiles, workers);
+    Value mirrored = arith::SubIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, workers, c1), worker);
+    auto position = [&](OpBuilder &pb, Value round) -> Value {
+      Value odd = arith::CmpIOp::create(
+          pb, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(pb, loc, round, c1), c0);
+      return arith::SelectOp::create(pb, loc, odd, mirrored, worker);
+    };
+    Value inLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         position(b, full), rest);
+    Value rounds = arith::AddIOp::create(
+        b, loc, full, arith::SelectOp::create(b, loc, inLast, c1, c0));
+    t.loop = scf::ForOp::create(b, loc, c0, rounds, c1, ValueRange{c0});
+    // The round counts the CTA's tiles so far.
+    t.it = t.loop.getInductionVar();
+    OpBuilder lb = OpBuilder::atBlockBegin(t.loop.getBody());
+    tile = arith::AddIOp::create(
+        lb, loc, arith::MulIOp::create(lb, loc, t.it, workers),
+        position(lb, t.it));
+  }
   Block *body = t.loop.getBody();
   for (Operation *op = t.loop->getNextNode(); op;) {
     Operation *next = op->getNextNode();
@@ -71,9 +114,10 @@ TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
     op = next;
   }
   t.base = t.loop.getRegionIterArg(0);
-  t.it = t.loop.getRegionIterArg(1);
-  OpBuilder lb = OpBuilder::atBlockBegin(body);
-  Value tile = t.loop.getInductionVar();
+  if (!mirror)
+    tile = t.loop.getInductionVar();
+  OpBuilder lb(body, tile.getDefiningOp() ? std::next(Block::iterator(tile.getDefiningOp()))
+                                          : body->begin());
   t.mapping.map(program.getBlockIdM(),
                 arith::RemUIOp::create(lb, loc, tile, program.getGridM()));
   t.mapping.map(program.getBlockIdBH(),
@@ -95,10 +139,13 @@ TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
   Value count = arith::MaxSIOp::create(
       yb, loc, arith::SubIOp::create(yb, loc, upper, lower),
       arith::ConstantIndexOp::create(yb, loc, 0));
-  Value c1 = arith::ConstantIndexOp::create(yb, loc, 1);
-  scf::YieldOp::create(yb, loc,
-                       ValueRange{arith::AddIOp::create(yb, loc, t.base, count),
-                                  arith::AddIOp::create(yb, loc, t.it, c1)});
+  Value next = arith::AddIOp::create(yb, loc, t.base, count);
+  if (mirror)
+    scf::YieldOp::create(yb, loc, ValueRange{next});
+  else
+    scf::YieldOp::create(
+        yb, loc,
+        ValueRange{next, arith::AddIOp::create(yb, loc, t.it, c1)});
   return t;
 }
 
