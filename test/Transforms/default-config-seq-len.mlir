@@ -24,7 +24,7 @@ func.func @causal_dynamic(%q: memref<?x?x?x128xf16>) {
 // CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
 func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
-                 outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, top_left>}
+                 outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, bottom_right>}
   return
 }
 
@@ -34,6 +34,23 @@ func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
 func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>)
                  outs(%q : memref<1x4x16384x128xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+
+// The persistent causal kernel only where a device run checked it (f16,
+// bottom-right): bf16 and top-left keep one CTA per tile at any length.
+// CHECK-LABEL: func.func @causal_short_top_left
+// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>, mask
+func.func @causal_short_top_left(%q: memref<2x4x256x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
+                 outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+// CHECK-LABEL: func.func @causal_short_bf16
+// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>, mask
+func.func @causal_short_bf16(%q: memref<2x4x256x128xbf16>) {
+  attn.attention ins(%q, %q, %q : memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>)
+                 outs(%q : memref<2x4x256x128xbf16>) {mask = #attn.mask<causal, bottom_right>}
   return
 }
 

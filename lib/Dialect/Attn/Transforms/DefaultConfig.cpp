@@ -17,7 +17,8 @@ using namespace mlir::attn;
 DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                            int64_t valueHeadDim, MaskAttr mask,
                                            bool hasLse, StringRef chip,
-                                           ScoreModKinds mods, int64_t seqLen) {
+                                           ScoreModKinds mods, int64_t seqLen,
+                                           Type elementType) {
   // Measured on the H200 (docs/perf-log.md), among configurations that
   // ptxas assembles without spills for the chip (checked in CI by
   // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
@@ -116,8 +117,14 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // (results/h200/2026-12-01-persistent-zigzag.md). At N = 512 that is
     // more than the one-warpgroup kernel's 1.10x over the same kernel
     // (results/h200/2026-12-01-final-7111196.md, wg1_*), which it replaces.
+    // Only where the device run checked it, f16 with a bottom-right mask
+    // (whose rows past the keys leave tiles with no block); bf16 and
+    // top-left keep one CTA per tile until a run checks them too.
+    bool checkedPersistentCausal =
+        elementType && elementType.isF16() &&
+        mask.getAlignment() == MaskAlignment::BottomRight;
     if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
-        seqLen > 0 && seqLen <= 8192)
+        checkedPersistentCausal && seqLen > 0 && seqLen <= 8192)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/true);
     // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
@@ -242,7 +249,8 @@ struct AttnDefaultConfigPass
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),
           /*hasLse=*/bool(op.getLse()), chip, mods,
-          ShapedType::isDynamic(keyLength) ? seqLen : keyLength);
+          ShapedType::isDynamic(keyLength) ? seqLen : keyLength,
+          op.getQueryType().getElementType());
       op.setConfigAttr(config.tiles);
       if (!chip.empty() && !op.getGpuConfig())
         op.setGpuConfigAttr(config.gpu);
