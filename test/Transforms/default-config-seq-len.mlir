@@ -38,19 +38,29 @@ func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
 }
 
 // The persistent causal kernel only where a device run checked it (f16,
-// bottom-right): bf16 and top-left keep one CTA per tile at any length.
+// bottom-right): bf16 and top-left keep one CTA per tile, up to 512 keys
+// the one-warpgroup kernel.
 // CHECK-LABEL: func.func @causal_short_top_left
-// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>, mask
+// CHECK: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
 func.func @causal_short_top_left(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
                  outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
 // CHECK-LABEL: func.func @causal_short_bf16
-// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>, mask
+// CHECK: config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<wgmma = true>
 func.func @causal_short_bf16(%q: memref<2x4x256x128xbf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>)
                  outs(%q : memref<2x4x256x128xbf16>) {mask = #attn.mask<causal, bottom_right>}
+  return
+}
+
+// And from 513 keys on the one-CTA-per-tile warp-specialized kernel.
+// CHECK-LABEL: func.func @causal_top_left_1024
+// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>, mask
+func.func @causal_top_left_1024(%q: memref<2x4x1024x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<2x4x1024x128xf16>, memref<2x4x1024x128xf16>, memref<2x4x1024x128xf16>)
+                 outs(%q : memref<2x4x1024x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
 

@@ -127,12 +127,18 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         checkedPersistentCausal && seqLen > 0 && seqLen <= 8192)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/true);
+    // Elsewhere short causal rows keep the one-warpgroup kernel, two CTAs
+    // per SM: 1.10x the warp-specialized one at N = 512 (f16 and bf16) and
+    // 0.99x at 1024 (results/h200/2026-12-01-final-7111196.md, wg1_*).
+    if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
+        seqLen > 0 && seqLen <= 512)
+      return wgmma(64, 128, 4, 1, true);
     // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
     // 1.07-1.08x at N = 512, 1.04-1.05x at 1024, 1.02-1.03x from 2048 on
     // against the same kernel without (results/h200/2026-12-01-
-    // persistent.md). Causal tiles differ in work, and a static stride
-    // over them ran 0.95-0.99x up to N = 8192 and 0.67x at 16384; D = 256
-    // (1.00-1.05x) spills 48-52 bytes with the tile loop.
+    // persistent.md). Causal tiles differ in work (the mirrored rounds
+    // above help only up to 8192 keys); D = 256 (1.00-1.05x) spills 48-52
+    // bytes with the tile loop.
     if (specializable && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/mask.getKind() == MaskKind::None);
