@@ -31,7 +31,6 @@ it can be captured in a CUDA graph. There is no backward kernel yet:
 import collections
 import contextlib
 import glob
-import hashlib
 import json
 import logging
 import math
@@ -41,6 +40,7 @@ import threading
 import torch
 import torch.nn.functional as F
 
+from . import cache as _cache
 from . import runtime as _runtime
 from .spec import Spec
 
@@ -142,31 +142,12 @@ def _fallback(reason):
     return None
 
 
-def _cache_dir():
-    return os.environ.get("ATTN_CACHE_DIR",
-                          os.path.join(os.path.expanduser("~"), ".cache", "attn"))
-
-
 def _compile_into_cache(spec, chip):
     """Compiles `spec` once per (spec, chip, compiler, tuning DB) into the
-    cache; returns (directory, name) or raises CompilerUnavailable. A cache
-    entry that does not load is compiled again."""
-    from . import compiler
-    version = compiler.compiler_version()
-    db = os.environ.get("ATTN_TUNING_DB", "")
-    digest = hashlib.sha256("\n".join([spec.to_mlir(), chip, version, db]).encode()
-                            ).hexdigest()[:20]
-    directory = os.path.join(_cache_dir(), digest)
-    if not os.path.exists(os.path.join(directory, spec.name + ".json")):
-        art = compiler.compile(spec, chip=chip, tuning_db=db or None)
-        tmp = directory + ".tmp%d" % os.getpid()
-        art.write(tmp)
-        os.makedirs(_cache_dir(), exist_ok=True)
-        try:
-            os.replace(tmp, directory)
-        except OSError:  # another process got there first
-            pass
-    return directory, spec.name
+    cache (attn/cache.py: an incomplete entry is compiled again); returns
+    (directory, name) or raises CompilerUnavailable / CompileError."""
+    return _cache.compile_cached(spec, chip, tuning_db=os.environ.get("ATTN_TUNING_DB", ""),
+                                 log=_log.warning)
 
 
 def _chip(device):
@@ -203,13 +184,29 @@ def _kernel(q, k, v, kind, alignment, left, right, scale):
                 return _fallback("no prebuilt kernel for %s D=%d Dv=%d mask=%s and no "
                                  "compiler: %s" % (dtype, d, dv, kind, type(e).__name__))
             entry = _index[key] = (directory, name, False)
+            cached = True
+        else:
+            cached = False
         directory, name, has_lse = entry
         kernel = _loaded.get((directory, name))
         if kernel is None:
             try:
-                kernel = _loaded[(directory, name)] = _rt.load(directory, name)
+                kernel = _rt.load(directory, name)
             except RuntimeError as e:
-                return _fallback("kernel %s does not load: %s" % (name, e))
+                if not cached:
+                    return _fallback("kernel %s does not load: %s" % (name, e))
+                # A cache entry complete on disk that the runtime still
+                # refuses (a corrupt PTX): compiled again, once.
+                _log.warning("attn cache: recompiling %s (%s)", directory, e)
+                _cache.evict(directory)
+                try:
+                    directory, name = _compile_into_cache(spec, _chip(q.device))
+                    kernel = _rt.load(directory, name)
+                except Exception as e2:  # CompilerUnavailable, CompileError, RuntimeError
+                    return _fallback("kernel %s does not load after recompiling: %s"
+                                     % (name, e2))
+                _index[key] = (directory, name, False)
+            _loaded[(directory, name)] = kernel
         _ready[key] = (kernel, has_lse)
         return kernel, has_lse
 
