@@ -130,14 +130,15 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   // (normalizing and storing O) are exposed once per tile: about a third
   // of a K/V block's time (persistent kernels, which hide them under the
   // next tile's copies, ran 1.07x at 4 blocks a tile and 1.04x at 8,
-  // results/h200/2026-12-01-persistent.md). Their static stride over
-  // tiles of unequal work (causal, windows) leaves CTAs unbalanced: 0.67x
-  // to 0.99x for causal in the same run.
+  // results/h200/2026-12-01-persistent.md). Under a mask their tiles
+  // differ in work; the mirrored order balances the CTAs up to 8192 query
+  // rows (1.03-1.21x the one-CTA-per-tile kernel) but not beyond (0.71x at
+  // 16384; results/h200/2026-12-01-persistent-zigzag.md).
   double blockTime = 2.0 * c.blockM * c.blockN * (p.d + p.dv) * perSM / rate;
   if (!c.persistent)
     cost += waves * 0.35 * blockTime;
-  else if (p.causal || p.window >= 0)
-    cost *= 1.25;
+  else if ((p.causal || p.window >= 0) && p.nq > 8192)
+    cost *= 1.4;
   return cost;
 }
 

@@ -58,9 +58,11 @@
  *
  * Persistent kernels (format_version 3): metadata with
  *   "persistent": {"ctas_per_sm": N}      (N in 1..32)
- * describe a kernel that loops over the tiles of the grid above itself:
+ * describe a kernel that loops over the tiles of the grid above itself,
+ * each tile t taken by one CTA whatever gridDim.x is, for example
  *   for (t = blockIdx.x; t < tiles; t += gridDim.x)
  *     x = t % ceil(q.size2 / block_m), y = t / ceil(q.size2 / block_m)
+ * (masked kernels mirror every other round of gridDim.x tiles)
  * with tiles = ceil(q.size2 / block_m) * q.size0 * q.size1. It is launched
  * on grid (min(tiles, sm_count * N), 1, 1), sm_count the device's
  * multiprocessors (read at load); tiles must be <= 2^31 - 1 (the y limit

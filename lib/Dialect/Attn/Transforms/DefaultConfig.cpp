@@ -102,7 +102,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // 128 x 64, 1.02-1.15x; causal (bottom-right) D = 256 128 x 64,
     // 1.00-1.17x (results/h200/2026-12-01-ping-pong.md, the same run as
     // its ping-pong variant). Not (yet) for D = 64 (0.74-0.92x), windows
-    // (0.96x) or score modifications (not run on the device that way).
+    // (0.96x) or score modifications other than a softcap (below; not run
+    // on the device that way).
     bool plain = !registerTiles && !mods.softcap && !mods.maskMod;
     // A softcap (elementwise tanh between the products) on the
     // warp-specialized D = 128 kernels, against the wgmma kernels it had

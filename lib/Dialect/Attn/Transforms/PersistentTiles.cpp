@@ -176,6 +176,14 @@ bool mlir::attn::makePersistent(SpecializedProgram &s, std::string &why) {
     }
     pure.push_back(&op);
   }
+  // The tile loops remap the program ids only in the code they clone.
+  for (Value id : {Value(program.getBlockIdM()), Value(program.getBlockIdBH())})
+    for (Operation *user : id.getUsers())
+      if (s.ws->isAncestor(user)) {
+        why = "'" + user->getName().getStringRef().str() +
+              "' in the warp-specialized region uses a program id directly";
+        return false;
+      }
   if (!s.lastLoop ||
       s.lastLoop->getBlock() != &s.ws.getConsumers().front()) {
     why = "the K/V chain's last loop is not at the consumers' top level";

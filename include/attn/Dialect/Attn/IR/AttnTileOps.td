@@ -66,10 +66,12 @@ def Attn_ProgramOp : Attn_Op<"program", [
 
     `persistent` (GPU only; attn-warp-specialize writes it for the
     `persistent` knob of `gpu_config`) says that the body does not run per
-    program id but once per *worker*: it loops over the grid itself, from
-    `gpu.block_id x` in steps of `gpu.grid_dim x` over the
-    `grid_m * grid_bh` tiles, tile `t` being `(t mod grid_m, t / grid_m)`.
-    The program ids are then unused. A kernel built from it may be launched
+    program id but once per *worker*: it loops over the
+    `grid_m * grid_bh` tiles itself, worker `gpu.block_id x` of
+    `gpu.grid_dim x` taking every `gpu.grid_dim x`-th tile (or, under a
+    mask, the mirrored position in every other round), tile `t` being
+    `(t mod grid_m, t / grid_m)`. Every tile is taken by one worker
+    whatever their number. The program ids are then unused. A kernel built from it may be launched
     on any number of workers (the runtime launches as many as fit on the
     GPU at once).
 
