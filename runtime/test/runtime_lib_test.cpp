@@ -378,16 +378,7 @@ void testWithoutTable(const std::string &tmp) {
   expectLaunch(k, 0, {"k", 1, 98304}, true);
   attn_kernel_unload(k);
 
-  Json v1 = parsed(R"json({"format_version": 1, "name": "k",
-    "target": "sm_90a", "compiler": "attn", "ptx": "k.v1.ptx",
-    "cubin": null, "entry": "k", "block_m": 64, "block_n": 64,
-    "warps": 4, "stages": 2, "threads": 128, "shared_bytes": 24576,
-    "head_dim": 128, "value_head_dim": 128, "element_type": "f16",
-    "has_lse": true, "scale_log2e": 0.18033688, "mask": {"kind": "none"},
-    "grid": ["ceildiv(Nq, block_m)", "B * Hq", "1"],
-    "params": ["q","k","v","o","lse","B","Hq","Hkv","Nq","Nk","q_sb","q_sh",
-               "q_sr","k_sb","k_sh","k_sr","v_sb","v_sh","v_sr","o_sb",
-               "o_sh","o_sr","lse_sb","lse_sh"]})json");
+  Json v1 = v1Document("k.v1.ptx");
   writeKernel(dir, v1);
   k = load(dir, msg);
   CHECK(k != nullptr, "a format_version 1 kernel loads: " + msg);

@@ -182,16 +182,7 @@ void testRefusedKeys() {
     expectRejected(text(j), std::string("persistent: ") + c.what, c.needles);
   }
   // format_version 1 ignores unknown keys, but not this one.
-  Json v1 = parsed(R"json({"format_version": 1, "name": "k",
-    "target": "sm_90a", "compiler": "attn", "ptx": "k.ptx",
-    "cubin": null, "entry": "k", "block_m": 64, "block_n": 64,
-    "warps": 4, "stages": 2, "threads": 128, "shared_bytes": 24576,
-    "head_dim": 128, "value_head_dim": 128, "element_type": "f16",
-    "has_lse": true, "scale_log2e": 0.18033688, "mask": {"kind": "none"},
-    "grid": ["ceildiv(Nq, block_m)", "B * Hq", "1"],
-    "params": ["q","k","v","o","lse","B","Hq","Hkv","Nq","Nk","q_sb","q_sh",
-               "q_sr","k_sb","k_sh","k_sr","v_sb","v_sh","v_sr","o_sb",
-               "o_sh","o_sr","lse_sb","lse_sh"]})json");
+  Json v1 = v1Document();
   expectParses(text(v1), "the format_version 1 document without the key");
   v1["persistent"]["ctas_per_sm"] = 2;
   expectRejected(text(v1), "persistent in format_version 1",
@@ -335,16 +326,7 @@ void testHandMade() {
   }
   attn_kernel_desc v1;
   std::string msg;
-  Json doc = parsed(R"json({"format_version": 1, "name": "k",
-    "target": "sm_90a", "compiler": "attn", "ptx": "k.ptx",
-    "cubin": null, "entry": "k", "block_m": 64, "block_n": 64,
-    "warps": 4, "stages": 2, "threads": 128, "shared_bytes": 24576,
-    "head_dim": 128, "value_head_dim": 128, "element_type": "f16",
-    "has_lse": true, "scale_log2e": 0.18033688, "mask": {"kind": "none"},
-    "grid": ["ceildiv(Nq, block_m)", "B * Hq", "1"],
-    "params": ["q","k","v","o","lse","B","Hq","Hkv","Nq","Nk","q_sb","q_sh",
-               "q_sr","k_sb","k_sh","k_sr","v_sb","v_sh","v_sr","o_sb",
-               "o_sh","o_sr","lse_sb","lse_sh"]})json");
+  Json doc = v1Document();
   CHECK(parse(text(doc), v1, msg) == 0, "the v1 document parses: " + msg);
   v1.persistent = 1;
   v1.ctas_per_sm = 2;

@@ -51,6 +51,22 @@ inline Json paramsOf(const Json &buffers) {
 }
 
 /// The real document with access and align as the compiler now writes them.
+/// A format_version 1 document of kernel "k" (PTX in `ptx`).
+inline Json v1Document(const std::string &ptx = "k.ptx") {
+  Json j = parsed(R"json({"format_version": 1, "name": "k",
+    "target": "sm_90a", "compiler": "attn", "ptx": "k.ptx",
+    "cubin": null, "entry": "k", "block_m": 64, "block_n": 64,
+    "warps": 4, "stages": 2, "threads": 128, "shared_bytes": 24576,
+    "head_dim": 128, "value_head_dim": 128, "element_type": "f16",
+    "has_lse": true, "scale_log2e": 0.18033688, "mask": {"kind": "none"},
+    "grid": ["ceildiv(Nq, block_m)", "B * Hq", "1"],
+    "params": ["q","k","v","o","lse","B","Hq","Hkv","Nq","Nk","q_sb","q_sh",
+               "q_sr","k_sb","k_sh","k_sr","v_sb","v_sh","v_sr","o_sb",
+               "o_sh","o_sr","lse_sb","lse_sh"]})json");
+  j["ptx"] = ptx;
+  return j;
+}
+
 inline Json realV2() {
   Json j = parsed(kRealDocument);
   const char *access[] = {"read", "read", "read", "write", "write"};
