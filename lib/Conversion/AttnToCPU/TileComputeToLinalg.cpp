@@ -30,7 +30,8 @@ static Value filled(ImplicitLocOpBuilder &b, RankedTensorType type,
 }
 
 namespace {
-/// acc[m, n] += ext(a[m, k]) * ext(b[k, n])   (b[n, k] when transposed).
+/// acc[m, n] += ext(a[m, k]) * ext(b[k, n])   (b[n, k] when transposed),
+/// or acc when the op's guard is false.
 struct DotToGeneric : public OpRewritePattern<DotOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DotOp op,
@@ -61,7 +62,12 @@ struct DotToGeneric : public OpRewritePattern<DotOp> {
                                   ValueRange{arith::AddFOp::create(
                                       b, loc, args[2], prod)});
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    Value result = generic.getResult(0);
+    // A guarded product: acc itself when the guard is false.
+    if (Value pred = op.getPred())
+      result = arith::SelectOp::create(rewriter, op.getLoc(), pred, result,
+                                       op.getAcc());
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

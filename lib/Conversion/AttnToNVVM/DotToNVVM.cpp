@@ -9,14 +9,16 @@
 // blocks and k-steps are descriptor offsets from one base. The product is
 // issued after a wgmma fence and committed; a synchronous product is waited
 // for (wait 0) right there, an `async` one by the attn.dot_wait its result
-// passes through (wait `pending`, then a fence on its registers).
+// passes through (wait `pending`, then a fence on its registers). A guarded
+// product (`if %pred`) is predicated wgmma instructions.
 //
 // Version 2: `acc + A B` (or `A B^T`) in the #attn.mma layout, as mma.sync
 // m16n8k16 tiles: per 16-wide k-step, each warp's A fragments (ldmatrix from shared
 // memory, or the A-operand registers of a dot-operand tile), then per pair
 // of 8-column n-tiles one ldmatrix.x4 of B (`.trans` when B is stored
 // [K, N]; plain when it is B^T stored [N, K]), which feeds two mma.sync per
-// m-tile of the warp.
+// m-tile of the warp. A guarded product selects, register by register,
+// between its result and the accumulator.
 //
 // Operand addresses. An ldmatrix.x4 lane reads 16 bytes at row r of its
 // matrix, chunk c (8 elements), stored at chunk c ^ (r % 8) (#attn.swizzled).
@@ -181,6 +183,11 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     SmallVector<Value> results;
     for (const auto &t : acc)
       results.append(t.begin(), t.end());
+    // A guarded product: the accumulator itself when the guard is false.
+    if (Value pred = adaptor.getPred().empty() ? Value()
+                                                : adaptor.getPred().front())
+      for (auto [r, in] : llvm::zip(results, accIn))
+        r = arith::SelectOp::create(b, pred, r, in);
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }
@@ -261,6 +268,13 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
       acc.push_back(s);
     }
 
+    // A guarded product is predicated instruction by instruction: its
+    // registers keep the accumulator when the guard is false, and no other
+    // instruction writes them (which ptxas would answer by serializing
+    // every wgmma, C7515). The fence and the commit are not guarded: an
+    // empty group completes at once.
+    Value pred =
+        adaptor.getPred().empty() ? Value() : adaptor.getPred().front();
     NVVM::WgmmaFenceAlignedOp::create(b);
     for (int64_t kk = 0; kk < kSteps; ++kk) {
       // K-major operands: k-step kk is 32 bytes into the rows of column
@@ -274,8 +288,9 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
         Value db = advanceDescriptor(b, descB, bBytes);
         acc[c] = aBuffer
                      ? wgmmaSS(b, acc[c], advanceDescriptor(b, descA, kBytesA),
-                               db, width, elt, bMNMajor)
-                     : wgmmaRS(b, acc[c], aRegs[kk], db, width, elt, bMNMajor);
+                               db, width, elt, bMNMajor, pred)
+                     : wgmmaRS(b, acc[c], aRegs[kk], db, width, elt, bMNMajor,
+                               pred);
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);

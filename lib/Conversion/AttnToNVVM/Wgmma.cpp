@@ -44,8 +44,74 @@ static NVVM::WGMMATypes wgmmaType(Type elt) {
   return elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
 
+/// One wgmma.mma_async m64n<N>k16 as inline PTX: A from registers (`aRegs`,
+/// four packed i32) or shared memory (`descA`), B from shared memory,
+/// D += A B (scale-d true), predicated on `guard` (an i1) when there is
+/// one. Operands: $0..$(N/2-1) the accumulator outputs, then the A
+/// registers or descriptor, B's descriptor, the guard, and the
+/// accumulator inputs tied to the outputs ("0", "1", ...), so that a
+/// product whose guard is false leaves the accumulator as it was.
+static Value wgmmaInline(ImplicitLocOpBuilder &b, Value acc,
+                         ArrayRef<Value> aRegs, Value descA, Value descB,
+                         int64_t n, Type elt, bool bMNMajor, Value guard) {
+  int64_t regs = n / 2;
+  std::string d, constraints;
+  for (int64_t i = 0; i < regs; ++i) {
+    d += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? ",=f" : "=f");
+  }
+  SmallVector<Value> operands;
+  int64_t next = regs;
+  auto operand = [&](Value v, StringRef constraint) {
+    operands.push_back(v);
+    constraints += ("," + constraint).str();
+    return "$" + std::to_string(next++);
+  };
+  std::string a;
+  if (aRegs.empty()) {
+    a = operand(descA, "l");
+  } else {
+    a = "{";
+    for (auto [i, reg] : llvm::enumerate(aRegs))
+      a += (i ? ", " : "") + operand(reg, "r");
+    a += "}";
+  }
+  std::string bDesc = operand(descB, "l");
+  // The guard goes in a predicate register ("b"), not a general one: the
+  // consumers of a D = 256 kernel have none to spare.
+  std::string at;
+  if (guard)
+    at = "@" + operand(guard, "b") + " ";
+  for (int64_t i = 0; i < regs; ++i) {
+    operands.push_back(LLVM::ExtractValueOp::create(b, acc, i));
+    constraints += "," + std::to_string(i);
+  }
+  // Immediates: scale-a, scale-b, then (A in shared memory only) the
+  // transpose of A, and the transpose of B (MN-major).
+  std::string imms = aRegs.empty() ? "1, 1, 0, " : "1, 1, ";
+  imms += bMNMajor ? "1" : "0";
+  StringRef type = elt.isBF16() ? "bf16" : "f16";
+  std::string ptx = llvm::formatv(
+      "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{0}wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, {4}, "
+      "{5}, p, {6};\n}\n",
+      at, n, type, d, a, bDesc, imms);
+  return LLVM::InlineAsmOp::create(
+             b, acc.getType(), operands, ptx, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 Value nvgpu::wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA,
-                     Value descB, int64_t n, Type elt, bool bMNMajor) {
+                     Value descB, int64_t n, Type elt, bool bMNMajor,
+                     Value guard) {
+  // NVVM's op has no guard predicate: a guarded product is inline PTX.
+  if (guard)
+    return wgmmaInline(b, acc, {}, descA, descB, n, elt, bMNMajor, guard);
   MLIRContext *ctx = b.getContext();
   // PTX's default is A row-major and B column-major, both K-major; B
   // stored [K, N] is the transposed (MN-major) case.
@@ -59,40 +125,10 @@ Value nvgpu::wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA,
 }
 
 Value nvgpu::wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
-                     Value descB, int64_t n, Type elt, bool bMNMajor) {
-  // wgmma.mma_async.sync.aligned.m64n<N>k16.f32.<t>.<t> {d}, {a0..a3},
-  // b-desc, scale-d, imm-scale-a, imm-scale-b, imm-trans-b; with scale-d
-  // true (D += A B). Operands: $0..$(N/2-1) the accumulator outputs, then
-  // the four A registers, the descriptor, and the accumulator inputs tied
-  // to the outputs ("0", "1", ...).
-  int64_t regs = n / 2;
-  std::string d, constraints;
-  for (int64_t i = 0; i < regs; ++i) {
-    d += (i ? ", $" : "$") + std::to_string(i);
-    constraints += (i ? ",=f" : "=f");
-  }
-  constraints += ",r,r,r,r,l";
-  for (int64_t i = 0; i < regs; ++i)
-    constraints += "," + std::to_string(i);
-  StringRef type = elt.isBF16() ? "bf16" : "f16";
-  std::string ptx = llvm::formatv(
-      "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
-      "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}\n",
-      n, type, d, regs, regs + 1, regs + 2, regs + 3, regs + 4,
-      bMNMajor ? 1 : 0);
-  SmallVector<Value> operands(a.begin(), a.end());
-  operands.push_back(descB);
-  for (int64_t i = 0; i < regs; ++i)
-    operands.push_back(LLVM::ExtractValueOp::create(b, acc, i));
-  return LLVM::InlineAsmOp::create(
-             b, acc.getType(), operands, ptx, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
+                     Value descB, int64_t n, Type elt, bool bMNMajor,
+                     Value guard) {
+  return wgmmaInline(b, acc, a, /*descA=*/Value(), descB, n, elt, bMNMajor,
+                     guard);
 }
 
 Value nvgpu::fenceAccumulator(ImplicitLocOpBuilder &b, Value acc) {

@@ -269,6 +269,17 @@ func.func @dot_bf16(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %acc: tensor
   return %d : tensor<64x16xf32>
 }
 
+// A guarded product selects between the product and the accumulator.
+// CHECK-LABEL: func.func @dot_guarded
+// CHECK-SAME: %[[ACC:[a-zA-Z0-9_]+]]: tensor<64x16xf32>, %[[P:[a-zA-Z0-9_]+]]: i1
+// CHECK: %[[D:.+]] = linalg.generic
+// CHECK: %[[R:.+]] = arith.select %[[P]], %[[D]], %[[ACC]] : tensor<64x16xf32>
+// CHECK: return %[[R]]
+func.func @dot_guarded(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %acc: tensor<64x16xf32>, %p: i1) -> tensor<64x16xf32> {
+  %d = attn.dot %a, %b, %acc if %p : tensor<64x32xbf16>, tensor<32x16xbf16> -> tensor<64x16xf32>
+  return %d : tensor<64x16xf32>
+}
+
 // b is [K, N] without transpose_b; f32 operands need no extension.
 // CHECK-LABEL: func.func @dot_f32
 // CHECK-SAME: %[[A:[a-zA-Z0-9_]+]]: tensor<64x32xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<32x16xf32>, %[[ACC:[a-zA-Z0-9_]+]]: tensor<64x16xf32>

@@ -198,6 +198,16 @@ func.func @dot(%a: tensor<64x16xf16>, %bt: tensor<32x16xf16>, %bb: tensor<16x32x
   return %d1, %d2 : tensor<64x32xf32>, tensor<64x64xf32>
 }
 
+// A guarded product prints its guard after the accumulator.
+// CHECK-LABEL: func.func @guarded_dot
+// CHECK-SAME: %[[A:[a-zA-Z0-9_]+]]: tensor<64x16xf16>, %[[BT:[a-zA-Z0-9_]+]]: tensor<32x16xf16>, %[[ACC:[a-zA-Z0-9_]+]]: tensor<64x32xf32>, %[[P:[a-zA-Z0-9_]+]]: i1
+// CHECK: attn.dot %[[A]], %[[BT]], %[[ACC]] if %[[P]] transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf32>
+func.func @guarded_dot(%a: tensor<64x16xf16>, %bt: tensor<32x16xf16>, %acc: tensor<64x32xf32>, %p: i1)
+    -> tensor<64x32xf32> {
+  %d = attn.dot %a, %bt, %acc if %p transpose_b : tensor<64x16xf16>, tensor<32x16xf16> -> tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
 // CHECK-LABEL: func.func @mask
 // CHECK-SAME: %[[S:[a-zA-Z0-9_]+]]: tensor<64x32xf32>
 // CHECK-SAME: %[[R0:[a-zA-Z0-9_]+]]: index, %[[NQ:[a-zA-Z0-9_]+]]: index, %[[C0:[a-zA-Z0-9_]+]]: index, %[[NK:[a-zA-Z0-9_]+]]: index

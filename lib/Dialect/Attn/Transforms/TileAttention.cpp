@@ -390,7 +390,7 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
         Value kTile = LoadOp::create(lb, tile({bn, d}, elt), k,
                                      ValueRange{bIdx, kvHead, col0, c0});
         Value s = DotOp::create(lb, scoreT, qTile, kTile, scoreZero,
-                                /*transpose_b=*/true);
+                                /*pred=*/Value(), /*transpose_b=*/true);
         auto [modified, scaleLog2e] = applyScoreMods(lb, mods, s, col0);
         s = MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
         auto softmax = OnlineSoftmaxOp::create(lb, s, state[0], state[1],
@@ -402,7 +402,7 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
         Value vTile = LoadOp::create(lb, tile({bn, dv}, elt), v,
                                      ValueRange{bIdx, kvHead, col0, c0});
         Value acc = DotOp::create(lb, accT, p, vTile, softmax.getNewAcc(),
-                                  /*transpose_b=*/false);
+                                  /*pred=*/Value(), /*transpose_b=*/false);
         scf::YieldOp::create(
             lb, ValueRange{softmax.getNewMax(), softmax.getNewSum(), acc});
       });

@@ -215,6 +215,14 @@ def Attn_DotOp : Attn_Op<"dot", [
     `attn.dot_wait` (or be yielded), whose results are the finished tile;
     what the product reads must not change until then.
 
+    With `if %pred` (an `i1`) the product is computed only when `%pred` is
+    true; otherwise the result is `acc` and nothing is read. attn-overlap-softmax
+    uses it for the scores of the block after the last one, which no block
+    needs: on wgmma the instructions are predicated (a guarded product keeps
+    its accumulator registers, so ptxas still sees no other writer and
+    keeps every product asynchronous), on mma.sync and the CPU the result
+    is selected.
+
     ```mlir
     %s = attn.dot %q, %k, %zero transpose_b
         : tensor<64x64xf16>, tensor<32x64xf16> -> tensor<64x32xf32>
@@ -224,15 +232,18 @@ def Attn_DotOp : Attn_Op<"dot", [
     %s3 = attn.dot %qbuf, %kbuf, %zero3 transpose_b async
         : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked>>
           -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+    %s4 = attn.dot %q, %k, %zero if %more transpose_b
+        : tensor<64x64xf16>, tensor<32x64xf16> -> tensor<64x32xf32>
     ```
   }];
   let arguments = (ins AnyTypeOf<[Attn_DotInputTile, Attn_SharedBuffer]>:$a,
                        AnyTypeOf<[Attn_DotInputTile, Attn_SharedBuffer]>:$b,
-                       Attn_F32Tile2D:$acc, UnitAttr:$transpose_b,
-                       UnitAttr:$async);
+                       Attn_F32Tile2D:$acc, Optional<I1>:$pred,
+                       UnitAttr:$transpose_b, UnitAttr:$async);
   let results = (outs Attn_F32Tile2D:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? (`async` $async^)?
+    $a `,` $b `,` $acc (`if` $pred^)? (`transpose_b` $transpose_b^)?
+    (`async` $async^)?
     attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
