@@ -3,7 +3,9 @@
 # device (the default ones come from build_artifacts.sh). Reads one kernel
 # per line from stdin:
 #   NAME DTYPE D[:DV] MASK CONFIG...
-# MASK is none, causal_br, causal_tl or window_br (left = 256, right = 0);
+# MASK is none, causal_br, causal_tl or window_br (left = 256, right = 0),
+# optionally followed by +softcap=C (a softcap of C, with the harness
+# sidecar that tells run.py so);
 # CONFIG is the body of #attn.tile_config<...>, optionally followed by `;`
 # and the body of #attn.gpu_config<...>. Prints ptxas's register and
 # spill report per kernel. Then, on the device:
@@ -20,6 +22,9 @@ rm -rf "$out" && mkdir -p "$out/src"
 : > "$out/compile_times.txt"
 while read -r name dt d mask cfg; do
   [ -z "${name:-}" ] && continue
+  # MASK+softcap=C: a softcap of C as well (and its harness sidecar).
+  softcap=""
+  case $mask in *+softcap=*) softcap=${mask#*+softcap=}; mask=${mask%%+*} ;; esac
   case $mask in
     none) m="" ;;
     causal_br) m=", mask = #attn.mask<causal, bottom_right>" ;;
@@ -32,6 +37,10 @@ while read -r name dt d mask cfg; do
   tiles=${cfg%%;*}
   gpu=""
   [ "$tiles" != "$cfg" ] && gpu=", gpu_config = #attn.gpu_config<${cfg#*;}>"
+  if [ -n "$softcap" ]; then
+    m="$m, softcap = $softcap : f64"
+    echo "{\"mods\": {\"softcap\": $softcap}, \"flex\": false}" > "$out/$name.harness.json"
+  fi
   src="$out/src/$name.mlir"
   cat > "$src" <<MLIR
 func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,

@@ -17,7 +17,8 @@ TileConfigAttr TuningCandidate::tileConfig(MLIRContext *ctx) const {
 GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
   return GpuConfigAttr::get(ctx, lazyRescale, reverseKV, loopLocalIds, wgmma,
                             /*overlap_softmax=*/warpSpecialize,
-                            warpSpecialize, /*ping_pong=*/false, persistent);
+                            warpSpecialize, /*ping_pong=*/false, persistent,
+                            /*fma_exp2=*/0);
 }
 
 std::string TuningCandidate::str() const {

@@ -7,7 +7,10 @@
 // scaled ones), the row sum, and alpha = 2^(m - ref) applied to the row's
 // accumulator registers. With the kernel's `lazy_rescale` knob the
 // accumulator is rescaled under a warp vote, only when some row of the warp
-// has a new maximum (every alpha is exactly 1 otherwise).
+// has a new maximum (every alpha is exactly 1 otherwise). With `fma_exp2 =
+// k`, k of every 8 exponentials of a row are a polynomial on the FMA pipe
+// (WarpMMA::fmaExp2), which relieves the MUFU pipe where a softcap's tanh
+// doubles its work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +81,7 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     Value zero = f32(b, 0.0);
     bool positive = scaleLog2e > 0;
     bool lazy = getGpuConfig(op).getLazyRescale();
+    int64_t fmaExp2 = getGpuConfig(op).getFmaExp2();
     SmallVector<Value> s(adaptor.getScores().begin(), adaptor.getScores().end());
     SmallVector<Value> m(adaptor.getMax().begin(), adaptor.getMax().end());
     SmallVector<Value> l(adaptor.getSum().begin(), adaptor.getSum().end());
@@ -109,7 +113,8 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
             Value t = positive
                           ? Value(LLVM::FMAOp::create(b, reg, scale, negRef))
                           : Value(arith::AddFOp::create(b, reg, negRef));
-            reg = warp.exp2(t);
+            // fma_exp2 of every 8 exponentials of the row on the FMA pipe.
+            reg = (2 * nt + e) % 8 < fmaExp2 ? warp.fmaExp2(t) : warp.exp2(t);
             sum = arith::AddFOp::create(b, sum, reg);
           }
         sum = warp.quadReduce(sum, /*isMax=*/false);

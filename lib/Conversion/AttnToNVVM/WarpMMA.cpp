@@ -249,6 +249,38 @@ Value WarpMMA::exp2(Value x) {
       .getResult(0);
 }
 
+Value WarpMMA::fmaExp2(Value x) {
+  // 2^x = 2^j 2^f, j = round(x), f = x - j in [-1/2, 1/2]. Adding 1.5 x 2^23
+  // rounds x to an integer (FADD, to nearest) and leaves j in the low bits;
+  // shifted left by 23 they are j added to the exponent field of 2^f. x is
+  // clamped below at -127 first: -inf (a masked score) then has j = -127,
+  // f = 0 and 2^f = 1 exactly (c0 = 1), whose exponent field 127 - 127
+  // makes +0.0; NaN passes the clamp (max.NaN) and stays NaN. The
+  // polynomial is a degree-5 minimax fit of 2^f on [-1/2, 1/2] with
+  // c0 = 1 (relative error 1.5e-7 evaluated in f32; 1.7e-7 for the whole
+  // function, ex2.approx's size: bench/device/probes/fma_exp2_fit.py). No
+  // fast-math flags: reassociation would fold (x + M) - M to x.
+  Type f32T = b.getF32Type(), i32T = b.getI32Type();
+  auto cst = [&](double v) { return LLVM::ConstantOp::create(b, f32T, b.getF32FloatAttr(v)); };
+  Value clamped = arith::MaximumFOp::create(b, x, cst(-127.0));
+  Value magic = cst(12582912.0);
+  Value shifted = arith::AddFOp::create(b, clamped, magic);
+  Value j = arith::SubFOp::create(b, shifted, magic);
+  Value f = arith::SubFOp::create(b, clamped, j);
+  static constexpr float kCoeffs[] = {0.6931470036506653f, 0.24022242426872253f,
+                                      0.05550733581185341f, 0.009671512991189957f,
+                                      0.0013264723820611835f};
+  Value p = cst(kCoeffs[4]);
+  for (int k = 3; k >= 0; --k)
+    p = LLVM::FMAOp::create(b, p, f, cst(kCoeffs[k]));
+  p = LLVM::FMAOp::create(b, p, f, cst(1.0));
+  Value expBits = LLVM::ShlOp::create(
+      b, LLVM::BitcastOp::create(b, i32T, shifted),
+      LLVM::ConstantOp::create(b, i32T, b.getI32IntegerAttr(23)));
+  Value sum = LLVM::AddOp::create(b, LLVM::BitcastOp::create(b, i32T, p), expBits);
+  return LLVM::BitcastOp::create(b, f32T, sum);
+}
+
 Value WarpMMA::log2(Value x) {
   return LLVM::CallIntrinsicOp::create(b, b.getF32Type(),
                                        b.getStringAttr("llvm.nvvm.lg2.approx.f"),

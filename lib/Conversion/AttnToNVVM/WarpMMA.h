@@ -97,6 +97,10 @@ public:
 
   /// 2^x and log2(x), approximate (ex2.approx.ftz, lg2.approx).
   Value exp2(Value x);
+  /// 2^x on the FMA pipe (a polynomial, no MUFU operation), as accurate as
+  /// exp2: -inf gives 0, NaN stays NaN. For x <= 0 (as in the softmax);
+  /// +inf gives NaN.
+  Value fmaExp2(Value x);
   Value log2(Value x);
 
   /// Two f32 rounded to `elt` and packed into one i32 (x in the low half).

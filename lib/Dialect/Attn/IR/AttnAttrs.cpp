@@ -99,6 +99,17 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 LogicalResult
+GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
+                      bool, bool, bool, bool, bool, bool, bool,
+                      unsigned fmaExp2) {
+  if (fmaExp2 > 8)
+    return emitError() << "fma_exp2 counts exponentials of every 8, so it "
+                          "must be in [0, 8], got "
+                       << fmaExp2;
+  return success();
+}
+
+LogicalResult
 TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t blockM, int64_t blockN, int64_t warps,
                        int64_t stages, bool splitKV) {

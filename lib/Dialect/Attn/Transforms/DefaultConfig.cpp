@@ -61,7 +61,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
-                           /*ping_pong=*/false, persistent)};
+                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync

@@ -171,11 +171,20 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       tile's Q and K while the consumers finish the current tile and no
       CTA's start-up and tail are exposed (short rows, where a CTA's
       K/V loop is a few blocks long). The runtime picks the grid.
+    * `fma_exp2 = k` (0 to 8, default 0): `k` of every 8 exponentials of
+      the online softmax are computed by a polynomial on the FMA pipe
+      (round to an integer with the 1.5 x 2^23 trick, a degree-5 minimax
+      polynomial for 2^f on [-1/2, 1/2], the integer added to the
+      exponent bits; relative error 1.7e-7, like `ex2.approx`; -inf gives
+      0 and NaN stays NaN) instead of `ex2.approx` on the MUFU pipe, which
+      a softcap's `tanh` shares (two MUFU operations an element instead
+      of one).
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
     #attn.gpu_config<wgmma = true, overlap_softmax = true>
     #attn.gpu_config<wgmma = true, warp_specialize = true>
+    #attn.gpu_config<wgmma = true, warp_specialize = true, fma_exp2 = 3>
     ```
   }];
   let parameters = (ins
@@ -186,7 +195,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$overlap_softmax,
     DefaultValuedParameter<"bool", "false">:$warp_specialize,
     DefaultValuedParameter<"bool", "false">:$ping_pong,
-    DefaultValuedParameter<"bool", "false">:$persistent
+    DefaultValuedParameter<"bool", "false">:$persistent,
+    DefaultValuedParameter<"unsigned", "0">:$fma_exp2
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -194,16 +204,17 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
                    /*wgmma=*/false, /*overlap_softmax=*/false,
                    /*warp_specialize=*/false, /*ping_pong=*/false,
-                   /*persistent=*/false);
+                   /*persistent=*/false, /*fma_exp2=*/0);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
-                   /*ping_pong=*/false, /*persistent=*/false);
+                   /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def Attn_BufferRole : I32EnumAttr<"BufferRole",
