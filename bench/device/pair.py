@@ -83,7 +83,7 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
             for r in range(rounds):
                 order = ((fa, ta), (fb, tb)) if r % 2 == 0 else ((fb, tb), (fa, ta))
                 for fn, acc in order:
-                    acc.append(run.bench(fn))
+                    acc.append(run.bench(fn)[0])  # the median
             torch.cuda.synchronize()
             same = (oa.isnan() == ob.isnan()).all().item() and \
                 torch.equal(torch.nan_to_num(oa), torch.nan_to_num(ob))

@@ -11,16 +11,20 @@
 #  3. compute-sanitizer memcheck, racecheck, synccheck on small odd shapes of
 #     the default causal kernel (persistent, mirrored tiles, guarded) and of
 #     the guarded unmasked kernel.
-# usage (device): ATTN_ARTIFACTS=.device/r1 bash bench/device/probes/session8-r1.sh
+# usage (device): ATTN_ARTIFACTS=.device/r1 [STEPS="check pairs sanitize"] [RUN=1|2] bash bench/device/probes/session8-r1.sh
 set -uo pipefail
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 A=${ATTN_ARTIFACTS:-.device/r1}
 bash bench/device/build_runtime.sh /tmp/brt > "$out/build-runtime.txt" 2>&1 || { tail -20 "$out/build-runtime.txt"; exit 2; }
 L=/tmp/brt/libattn_runtime.so
 export PYTHONUNBUFFERED=1
+steps=${STEPS:-check pairs sanitize}
+if [[ $steps == *check* ]]; then
 timeout 170 python3 bench/device/run.py --artifacts "$A" --runtime $L --out "$out/r1" \
   --quick --no-isolate --kernel-timeout 60 > "$out/run.txt" 2>&1
 echo "run.py: exit $?"; grep -E "FAIL|fail|passed|kernels" "$out/run.txt" | tail -25
+fi
+if [ "${RUN:-1}" = 1 ]; then
 PAIRS="g_f16_d128_none=o_f16_d128_none,g_bf16_d128_none=o_bf16_d128_none,g_f16_d128_cbr_p=o_f16_d128_cbr_p"
 PAIRS+=",g_f16_d128_cbr=o_f16_d128_cbr,g_bf16_d128_ctl=o_bf16_d128_ctl,g_f16_d128_softcap=o_f16_d128_softcap"
 PAIRS+=",g_f16_d128_none=g_f16_d128_none"
@@ -28,10 +32,21 @@ PAIRS+=",p_bf16_d128_cbr=g_bf16_d128_cbr,p_f16_d128_ctl=g_f16_d128_ctl,p_bf16_d1
 PAIRS+=",e2_f16_d128_softcap=g_f16_d128_softcap,e3_f16_d128_softcap=g_f16_d128_softcap"
 PAIRS+=",e4_f16_d128_softcap=g_f16_d128_softcap,e3_bf16_d128_softcap=g_bf16_d128_softcap"
 PAIRS+=",g_f16_d128_softcap=g_f16_d128_none,e3_f16_d128_softcap=g_f16_d128_none,e2_f16_d128_none=g_f16_d128_none"
-timeout 220 python3 bench/device/pair.py --artifacts "$A" --runtime $L --out "$out/pairs.json" \
+else
+# RUN=2: the same tree without the guard in attn-overlap-softmax (g_* are
+# then the o_* kernels' PTX), so the persistent and fma_exp2 comparisons of
+# run 1, made on guarded kernels, again.
+PAIRS="g_f16_d128_cbr_p=g_f16_d128_cbr,p_bf16_d128_cbr=g_bf16_d128_cbr,p_f16_d128_ctl=g_f16_d128_ctl"
+PAIRS+=",p_bf16_d128_ctl=g_bf16_d128_ctl,g_f16_d128_none=g_f16_d128_none"
+PAIRS+=",e1_f16_d128_none=g_f16_d128_none,e2_f16_d128_none=g_f16_d128_none"
+PAIRS+=",e1_f16_d128_softcap=g_f16_d128_softcap,e2_f16_d128_softcap=g_f16_d128_softcap"
+PAIRS+=",e3_f16_d128_softcap=g_f16_d128_softcap,e3_bf16_d128_softcap=g_bf16_d128_softcap"
+PAIRS+=",g_f16_d128_softcap=g_f16_d128_none"
+fi
+[[ $steps == *pairs* ]] && timeout 220 python3 bench/device/pair.py --artifacts "$A" --runtime $L --out "$out/pairs.json" \
   --rounds 4 --pairs "$PAIRS" > "$out/pairs.txt" 2>&1
-echo "pair.py: exit $?"; cat "$out/pairs.txt"
-for tool in memcheck racecheck synccheck; do
+[[ $steps == *pairs* ]] && { echo "pair.py: exit $?"; cat "$out/pairs.txt"; }
+[[ $steps == *sanitize* ]] && for tool in memcheck racecheck synccheck; do
   timeout 55 compute-sanitizer --tool $tool --error-exitcode 3 python3 bench/device/sanitize.py \
     --artifacts "$A" --runtime $L attn_f16_d128_causal_br,g_f16_d128_none > "$out/sanitize-$tool.txt" 2>&1
   echo "$tool: exit $?; $(grep -c '^ok' "$out/sanitize-$tool.txt") ok; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize-$tool.txt" | tail -1)"

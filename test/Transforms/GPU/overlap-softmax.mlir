@@ -23,15 +23,13 @@
 // CHECK: %[[ZA:[^ ,:]+]] = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #attn.mma<warps = 8, version = 3>>
 // The scores are a fourth iter_arg.
 // CHECK: %[[L1:[^ ,:]+]]:4 = scf.for %[[J:[^ ,:]+]] = %[[LO]] to %{{.*}} step %c1 iter_args(%[[M:[^ ,:]+]] = %{{.*}}, %[[L:[^ ,:]+]] = %{{.*}}, %[[ACC:[^ ,:]+]] = %{{.*}}, %[[S:[^ ,:]+]] = %[[S0]])
-// The next block, clamped to the chain's last one; its product guarded
-// off in the last block (there is no block after it).
+// The next block, clamped to the chain's last one.
 // CHECK: %[[NEXT:[^ ,:]+]] = arith.addi %[[J]], %c1
 // CHECK: %[[LAST:[^ ,:]+]] = arith.subi %[[HI]], %c1
 // CHECK: %[[POS:[^ ,:]+]] = arith.minsi %[[NEXT]], %[[LAST]]
-// CHECK: %[[MORE:[^ ,:]+]] = arith.cmpi slt, %[[NEXT]], %[[HI]]
 // CHECK: %[[ROW:[^ ,:]+]] = arith.muli %[[POS]], %c64
 // CHECK: %[[KN:[^ ,:]+]] = attn.load %{{.*}}[%{{.*}}, %{{.*}}, %[[ROW]], %c0]
-// CHECK: %[[SN:[^ ,:]+]] = attn.dot %[[Q]], %[[KN]], %[[ZS]] if %[[MORE]] transpose_b async
+// CHECK: %[[SN:[^ ,:]+]] = attn.dot %[[Q]], %[[KN]], %[[ZS]] transpose_b async
 // This block's mask and softmax read the carried scores; the softmax gets
 // a zero accumulator.
 // CHECK: %[[SM:[^ ,:]+]] = attn.mask %[[S]]
@@ -48,7 +46,7 @@
 // CHECK: scf.yield %[[M1]], %[[L1S]], %[[O]], %[[SW]]
 // The next loops of the chain take the scores on.
 // CHECK: %[[L2:[^ ,:]+]]:4 = scf.for {{.*}} iter_args({{.*}} = %[[L1]]#0, {{.*}} = %[[L1]]#1, {{.*}} = %[[L1]]#2, {{.*}} = %[[L1]]#3)
-// CHECK: attn.dot {{.*}} if %{{.*}} transpose_b async
+// CHECK: attn.dot {{.*}} transpose_b async
 // CHECK: attn.dot_wait
 // CHECK: scf.for {{.*}} iter_args({{.*}} = %[[L2]]#0, {{.*}} = %[[L2]]#1, {{.*}} = %[[L2]]#2, {{.*}} = %[[L2]]#3)
 // CHECK: attn.finalize
@@ -73,15 +71,12 @@
 // PIPE: scf.yield
 
 // The async product is committed and not waited for; attn.dot_wait is the
-// wait, then the accumulator fence on its 32 registers. Its guard
-// predicates each wgmma (inline PTX: the NVVM op has no guard), passed in
-// a predicate register ("b"), the accumulator tied to the outputs so that
-// a product guarded off leaves it as it was.
+// wait, then the accumulator fence on its 32 registers.
 // NVVM-LABEL: gpu.func @causal
 // NVVM: nvvm.wgmma.wait.group.sync.aligned 0
 // NVVM: scf.for
 // NVVM: nvvm.wgmma.fence.aligned
-// NVVM-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}@$34 wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 0;{{.*}}", "=f,{{.*}},=f,l,l,b,0,1,{{.*}},31"
+// NVVM-COUNT-4: nvvm.wgmma.mma_async
 // NVVM-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // NVVM-NOT: nvvm.wgmma.wait.group
 // NVVM: nvvm.ex2
@@ -135,24 +130,6 @@ func.func @one_stage(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o : memref<?x?x?x64xf16>)
                  {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1, split_kv = false>,
-                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true>}
-  return
-}
-
-// With a 256-column accumulator the next block's product is not guarded
-// (a predicated product keeps its old registers live, and the consumers of
-// a D = 256 kernel have none to spare): the last block's scores are
-// computed twice.
-// CHECK-LABEL: func.func @wide
-// CHECK: scf.for
-// CHECK-NOT: arith.cmpi slt
-// CHECK: attn.dot %{{.*}}, %{{.*}}, %{{.*}} transpose_b async
-// CHECK: attn.dot_wait
-func.func @wide(%q: memref<?x?x?x256xf16>, %k: memref<?x?x?x256xf16>,
-                %v: memref<?x?x?x256xf16>, %o: memref<?x?x?x256xf16>) {
-  attn.attention ins(%q, %k, %v : memref<?x?x?x256xf16>, memref<?x?x?x256xf16>, memref<?x?x?x256xf16>)
-                 outs(%o : memref<?x?x?x256xf16>)
-                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
                   gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true>}
   return
 }

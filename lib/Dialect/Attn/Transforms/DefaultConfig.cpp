@@ -17,8 +17,8 @@ using namespace mlir::attn;
 DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                            int64_t valueHeadDim, MaskAttr mask,
                                            bool hasLse, StringRef chip,
-                                           ScoreModKinds mods, int64_t seqLen,
-                                           Type elementType) {
+                                           ScoreModKinds mods,
+                                           int64_t seqLen) {
   // Measured on the H200 (docs/perf-log.md), among configurations that
   // ptxas assembles without spills for the chip (checked in CI by
   // test/GPU/ptxas-default-configs.test): 4 warps with two 16-row m-tiles
@@ -113,27 +113,18 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     bool specializable = plain || (!registerTiles && !mods.maskMod);
     // Causal D = 128 up to 8192 keys (a length dispatch,
     // docs/gpu-kernels.md) runs persistent, the odd rounds of tiles
-    // mirrored (PersistentTiles.cpp): 1.21 / 1.16 / 1.11 / 1.07 / 1.03x the
-    // one-CTA-per-tile kernel at N = 512 .. 8192, but 0.71x at 16384
-    // (results/h200/2026-12-01-persistent-zigzag.md). At N = 512 that is
-    // more than the one-warpgroup kernel's 1.10x over the same kernel
-    // (results/h200/2026-12-01-final-7111196.md, wg1_*), which it replaces.
-    // Only where the device run checked it, f16 with a bottom-right mask
-    // (whose rows past the keys leave tiles with no block); bf16 and
-    // top-left keep one CTA per tile until a run checks them too.
-    bool checkedPersistentCausal =
-        elementType && elementType.isF16() &&
-        mask.getAlignment() == MaskAlignment::BottomRight;
+    // mirrored (PersistentTiles.cpp). Against the one-CTA-per-tile kernel,
+    // interleaved (results/h200/2026-12-02-persistent-causal.md), N = 512
+    // .. 8192 then 16384: f16 bottom-right 1.20 1.16 1.11 1.07 1.04 | 0.71,
+    // bf16 bottom-right 1.20 1.17 1.12 1.07 1.04 | 0.70, f16 top-left 1.13
+    // 1.12 1.10 1.07 1.05 | 0.70, bf16 top-left 1.15 1.14 1.11 1.07 1.05 |
+    // 0.71. At N = 512 that is more than the one-warpgroup kernel's 1.10x
+    // over the same kernel (results/h200/2026-12-01-final-7111196.md,
+    // wg1_*), which it replaces.
     if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
-        checkedPersistentCausal && seqLen > 0 && seqLen <= 8192)
+        seqLen > 0 && seqLen <= 8192)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/true);
-    // Elsewhere short causal rows keep the one-warpgroup kernel, two CTAs
-    // per SM: 1.10x the warp-specialized one at N = 512 (f16 and bf16) and
-    // 0.99x at 1024 (results/h200/2026-12-01-final-7111196.md, wg1_*).
-    if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
-        seqLen > 0 && seqLen <= 512)
-      return wgmma(64, 128, 4, 1, true);
     // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
     // 1.07-1.08x at N = 512, 1.04-1.05x at 1024, 1.02-1.03x from 2048 on
     // against the same kernel without (results/h200/2026-12-01-
@@ -256,8 +247,7 @@ struct AttnDefaultConfigPass
           op.getContext(), op.getQueryType().getDimSize(3),
           op.getValueType().getDimSize(3), op.getMaskOrDefault(),
           /*hasLse=*/bool(op.getLse()), chip, mods,
-          ShapedType::isDynamic(keyLength) ? seqLen : keyLength,
-          op.getQueryType().getElementType());
+          ShapedType::isDynamic(keyLength) ? seqLen : keyLength);
       op.setConfigAttr(config.tiles);
       if (!chip.empty() && !op.getGpuConfig())
         op.setGpuConfigAttr(config.gpu);

@@ -9,7 +9,7 @@
 //
 //   S = Q K[lo]^T                                  (before the chain)
 //   for j in [lo, hi):                             (every loop of the chain)
-//     Sn = Q K[min(j + 1, hi - 1)]^T if j + 1 < hi (async)
+//     Sn = Q K[min(j + 1, hi - 1)]^T               (async)
 //     P, m', l' = mask / score modifications / online softmax of S
 //     Sn = wait(Sn)
 //     acc = P V[j] + alpha(m, m') acc
@@ -33,10 +33,8 @@
 //  3. In every loop: the scores of block j become a fourth iter_arg; K of
 //     block j + 1 is loaded where K of j was (so attn-stage-shared and
 //     attn-pipeline stage it like any load of the position; the position
-//     clamped to hi - 1, a block the query block sees), its product issued
-//     async and guarded by j + 1 < hi (`if`: the last block computes no
-//     scores for a block after it; its K copy stays, so that every
-//     iteration copies alike; not at Dv >= 256, see below); the
+//     is clamped to hi - 1, so the last block's product is computed twice
+//     rather than guarded), its product issued async; the
 //     softmax gets a zero accumulator (its rescaled copy is dead); before
 //     P V, attn.dot_wait {pending = 0} and the rescale, written out as tile
 //     ops. Nothing async crosses an iteration, so the barriers that guard
@@ -130,10 +128,6 @@ static FailureOr<LoopProducts> matchProducts(scf::ForOp loop,
           "position used by it alone)";
     return failure();
   }
-  if (p.scores.getPred() || p.values.getPred()) {
-    why = "a product is guarded (`if`)";
-    return failure();
-  }
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   if (!p.values.getResult().hasOneUse() ||
       *p.values.getResult().getUsers().begin() != yield.getOperation()) {
@@ -173,14 +167,12 @@ static Value cloneKey(OpBuilder &b, LoopProducts p, scf::ForOp loop,
   return b.clone(*p.key, mapping)->getResult(0);
 }
 
-/// The scores product of `p` on `key` at `b`, guarded by `pred` if given.
-static Value cloneScores(OpBuilder &b, LoopProducts p, Value key, bool async,
-                         Value pred = Value()) {
+/// The scores product of `p` on `key` at `b`.
+static Value cloneScores(OpBuilder &b, LoopProducts p, Value key,
+                         bool async) {
   auto dot = cast<DotOp>(b.clone(*p.scores));
   dot.setOperand(1, key);
   dot.setAsync(async);
-  if (pred)
-    dot.getPredMutable().assign(pred);
   return dot.getResult();
 }
 
@@ -237,32 +229,25 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
 
     // Block j + 1's K where block j's was: at the top level of the body,
-    // where the copy pipeline expects a copy of the position. In the last
-    // block of the chain the position is clamped to hi - 1 (a block the
-    // query block sees, as every copied block is) and the product is
-    // guarded off. The guard is the op's own (predicated wgmma), not an
-    // scf.if: that would merge the in-flight product with another tile in
-    // a phi, whose moves ptxas counts as writes to the product's
-    // accumulator, and it then serializes every wgmma of the kernel
-    // (C7515).
+    // where the copy pipeline expects a copy of the position. The last
+    // block of the chain computes its own scores again (position clamped
+    // to hi - 1, a block the query block sees, as every copied block is):
+    // a guard would merge the in-flight product with a zero tile in a phi,
+    // whose moves ptxas counts as writes to the product's accumulator,
+    // and it then serializes every wgmma of the kernel (C7515). The op's
+    // own guard (`attn.dot ... if`, predicated wgmma instructions) avoids
+    // that but measured 0.77-0.96x at D = 128 (interleaved against this
+    // form, results/h200/2026-12-02-guard-fma-exp2.md): ptxas schedules
+    // predicated wgmma worse than a duplicate product costs.
     rewriter.setInsertionPoint(p.key);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value following =
         arith::AddIOp::create(rewriter, loc, newLoop.getInductionVar(), one);
     Value last = arith::SubIOp::create(rewriter, loc, hi, one);
     Value next = arith::MinSIOp::create(rewriter, loc, following, last);
-    // Except where the accumulator is 256 columns or more: a predicated
-    // product's registers hold the old tile until it completes, and the
-    // consumers of a D = 256 kernel (128 accumulator registers a thread)
-    // then spill 12-24 bytes (ptxas 13.0); there the last block's scores
-    // are computed twice.
-    Value more;
-    if (p.values.getType().getDimSize(1) < 256)
-      more = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                   following, hi);
     Value nextScores =
         cloneScores(rewriter, p, cloneKey(rewriter, p, newLoop, next),
-                    /*async=*/true, more);
+                    /*async=*/true);
     // Block j's scores come from the iter_arg.
     rewriter.replaceAllUsesWith(p.scores.getResult(), current);
 

@@ -216,12 +216,12 @@ def Attn_DotOp : Attn_Op<"dot", [
     what the product reads must not change until then.
 
     With `if %pred` (an `i1`) the product is computed only when `%pred` is
-    true; otherwise the result is `acc` and nothing is read. attn-overlap-softmax
-    uses it for the scores of the block after the last one, which no block
-    needs: on wgmma the instructions are predicated (a guarded product keeps
-    its accumulator registers, so ptxas still sees no other writer and
-    keeps every product asynchronous), on mma.sync and the CPU the result
-    is selected.
+    true; otherwise the result is `acc` and nothing is read. On wgmma the
+    instructions are predicated (a guarded product keeps its accumulator
+    registers, so ptxas sees no other writer and keeps every product
+    asynchronous), on mma.sync and the CPU the result is selected. (The
+    predicated wgmma are slower than they save where attn-overlap-softmax
+    could use them, which therefore does not: docs/perf-log.md.)
 
     ```mlir
     %s = attn.dot %q, %k, %zero transpose_b

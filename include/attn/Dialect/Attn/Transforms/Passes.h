@@ -39,13 +39,11 @@ struct ScoreModKinds {
 /// The configuration the heuristic picks for an op with these head dims and
 /// mask, with or without a log-sum-exp output, on `chip` (sm_80; sm_90,
 /// sm_90a and the CPU's empty chip take the sm_90a choices), for these
-/// score modifications, for key lengths up to `seqLen` (0: any length),
-/// for inputs of `elementType` (null: not known).
+/// score modifications, for key lengths up to `seqLen` (0: any length).
 DefaultConfig getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                int64_t valueHeadDim, MaskAttr mask,
                                bool hasLse = true, StringRef chip = "",
-                               ScoreModKinds mods = {}, int64_t seqLen = 0,
-                               Type elementType = {});
+                               ScoreModKinds mods = {}, int64_t seqLen = 0);
 
 /// Patterns that rewrite attn.online_softmax and attn.finalize into
 /// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.
