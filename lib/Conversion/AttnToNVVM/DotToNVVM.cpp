@@ -10,7 +10,8 @@
 // issued after a wgmma fence and committed; a synchronous product is waited
 // for (wait 0) right there, an `async` one by the attn.dot_wait its result
 // passes through (wait `pending`, then a fence on its registers). A guarded
-// product (`if %pred`) is predicated wgmma instructions.
+// product (`if %pred`) is one inline-PTX statement per accumulator chunk
+// that branches over its wgmma instructions.
 //
 // Version 2: `acc + A B` (or `A B^T`) in the #attn.mma layout, as mma.sync
 // m16n8k16 tiles: per 16-wide k-step, each warp's A fragments (ldmatrix from shared
@@ -268,13 +269,14 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
       acc.push_back(s);
     }
 
-    // A guarded product is predicated instruction by instruction: its
-    // registers keep the accumulator when the guard is false, and no other
-    // instruction writes them (which ptxas would answer by serializing
-    // every wgmma, C7515). The fence and the commit are not guarded: an
-    // empty group completes at once.
+    // A guarded product's steps, per accumulator chunk, are one statement
+    // that branches over them when the guard is false (its registers then
+    // keep the accumulator, and no other instruction writes them, which
+    // ptxas would answer by serializing every wgmma, C7515). The fence and
+    // the commit are not guarded: an empty group completes at once.
     Value pred =
         adaptor.getPred().empty() ? Value() : adaptor.getPred().front();
+    SmallVector<SmallVector<WgmmaStep>> guarded(chunks.size());
     NVVM::WgmmaFenceAlignedOp::create(b);
     for (int64_t kk = 0; kk < kSteps; ++kk) {
       // K-major operands: k-step kk is 32 bytes into the rows of column
@@ -286,13 +288,23 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
                                   : (kk / 4) * 128 * bRows + (kk % 4) * 32 +
                                         n0 * 128;
         Value db = advanceDescriptor(b, descB, bBytes);
-        acc[c] = aBuffer
-                     ? wgmmaSS(b, acc[c], advanceDescriptor(b, descA, kBytesA),
-                               db, width, elt, bMNMajor, pred)
-                     : wgmmaRS(b, acc[c], aRegs[kk], db, width, elt, bMNMajor,
-                               pred);
+        Value da = aBuffer ? advanceDescriptor(b, descA, kBytesA) : Value();
+        if (pred)
+          guarded[c].push_back(WgmmaStep{
+              aBuffer ? SmallVector<Value, 4>()
+                      : SmallVector<Value, 4>(aRegs[kk].begin(),
+                                              aRegs[kk].end()),
+              da, db});
+        else
+          acc[c] = aBuffer ? wgmmaSS(b, acc[c], da, db, width, elt, bMNMajor)
+                           : wgmmaRS(b, acc[c], aRegs[kk], db, width, elt,
+                                     bMNMajor);
       }
     }
+    if (pred)
+      for (auto [c, chunk] : llvm::enumerate(chunks))
+        acc[c] = wgmmaGuarded(b, acc[c], guarded[c], chunk.second, elt,
+                              bMNMajor, pred);
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
     // An async product's registers are only read after its attn.dot_wait.
     if (!op.getAsync()) {

@@ -10,6 +10,7 @@
 
 using namespace mlir;
 using namespace mlir::attn;
+using nvgpu::WgmmaStep;
 
 Value nvgpu::wgmmaDescriptor(ImplicitLocOpBuilder &b, Value smem,
                              Value byteOffset, int64_t lbo, int64_t sbo) {
@@ -44,16 +45,20 @@ static NVVM::WGMMATypes wgmmaType(Type elt) {
   return elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
 
-/// One wgmma.mma_async m64n<N>k16 as inline PTX: A from registers (`aRegs`,
-/// four packed i32) or shared memory (`descA`), B from shared memory,
-/// D += A B (scale-d true), predicated on `guard` (an i1) when there is
-/// one. Operands: $0..$(N/2-1) the accumulator outputs, then the A
-/// registers or descriptor, B's descriptor, the guard, and the
-/// accumulator inputs tied to the outputs ("0", "1", ...), so that a
-/// product whose guard is false leaves the accumulator as it was.
+/// wgmma.mma_async m64n<N>k16 steps on one accumulator as one inline-PTX
+/// statement: per step A from registers (four packed i32) or shared memory
+/// (a descriptor), B from shared memory; D += A B (scale-d true). With a
+/// `guard` (an i1, in a predicate register: "b") the steps are branched
+/// over when it is false. Operands: $0..$(N/2-1) the accumulator outputs,
+/// then each step's A and B, the guard, and the accumulator inputs tied to
+/// the outputs ("0", "1", ...), so that a product guarded off leaves the
+/// accumulator as it was. One branch around all the steps, not a predicate
+/// on each: ptxas makes each predicated wgmma a group of its own (its own
+/// arrive and scoreboard), which measured 0.77-0.96x at D = 128
+/// (docs/perf-log.md, 2026-12-02).
 static Value wgmmaInline(ImplicitLocOpBuilder &b, Value acc,
-                         ArrayRef<Value> aRegs, Value descA, Value descB,
-                         int64_t n, Type elt, bool bMNMajor, Value guard) {
+                         ArrayRef<WgmmaStep> steps, int64_t n, Type elt,
+                         bool bMNMajor, Value guard) {
   int64_t regs = n / 2;
   std::string d, constraints;
   for (int64_t i = 0; i < regs; ++i) {
@@ -67,35 +72,37 @@ static Value wgmmaInline(ImplicitLocOpBuilder &b, Value acc,
     constraints += ("," + constraint).str();
     return "$" + std::to_string(next++);
   };
-  std::string a;
-  if (aRegs.empty()) {
-    a = operand(descA, "l");
-  } else {
-    a = "{";
-    for (auto [i, reg] : llvm::enumerate(aRegs))
-      a += (i ? ", " : "") + operand(reg, "r");
-    a += "}";
+  StringRef type = elt.isBF16() ? "bf16" : "f16";
+  std::string body;
+  for (const WgmmaStep &step : steps) {
+    std::string a;
+    if (step.aRegs.empty()) {
+      a = operand(step.descA, "l");
+    } else {
+      a = "{";
+      for (auto [i, reg] : llvm::enumerate(step.aRegs))
+        a += (i ? ", " : "") + operand(reg, "r");
+      a += "}";
+    }
+    std::string bDesc = operand(step.descB, "l");
+    // Immediates: scale-a, scale-b, then (A in shared memory only) the
+    // transpose of A, and the transpose of B (MN-major).
+    std::string imms = step.aRegs.empty() ? "1, 1, 0, " : "1, 1, ";
+    imms += bMNMajor ? "1" : "0";
+    body += llvm::formatv(
+        "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, {3}, "
+        "{4}, p, {5};\n",
+        n, type, d, a, bDesc, imms);
   }
-  std::string bDesc = operand(descB, "l");
-  // The guard goes in a predicate register ("b"), not a general one: the
-  // consumers of a D = 256 kernel have none to spare.
-  std::string at;
+  std::string skip;
   if (guard)
-    at = "@" + operand(guard, "b") + " ";
+    skip = "@!" + operand(guard, "b") + " bra.uni SKIP;\n";
   for (int64_t i = 0; i < regs; ++i) {
     operands.push_back(LLVM::ExtractValueOp::create(b, acc, i));
     constraints += "," + std::to_string(i);
   }
-  // Immediates: scale-a, scale-b, then (A in shared memory only) the
-  // transpose of A, and the transpose of B (MN-major).
-  std::string imms = aRegs.empty() ? "1, 1, 0, " : "1, 1, ";
-  imms += bMNMajor ? "1" : "0";
-  StringRef type = elt.isBF16() ? "bf16" : "f16";
-  std::string ptx = llvm::formatv(
-      "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "{0}wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, {4}, "
-      "{5}, p, {6};\n}\n",
-      at, n, type, d, a, bDesc, imms);
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" + skip + body +
+                    (guard ? "SKIP:\n}\n" : "}\n");
   return LLVM::InlineAsmOp::create(
              b, acc.getType(), operands, ptx, constraints,
              /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -107,11 +114,7 @@ static Value wgmmaInline(ImplicitLocOpBuilder &b, Value acc,
 }
 
 Value nvgpu::wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA,
-                     Value descB, int64_t n, Type elt, bool bMNMajor,
-                     Value guard) {
-  // NVVM's op has no guard predicate: a guarded product is inline PTX.
-  if (guard)
-    return wgmmaInline(b, acc, {}, descA, descB, n, elt, bMNMajor, guard);
+                     Value descB, int64_t n, Type elt, bool bMNMajor) {
   MLIRContext *ctx = b.getContext();
   // PTX's default is A row-major and B column-major, both K-major; B
   // stored [K, N] is the transposed (MN-major) case.
@@ -125,10 +128,15 @@ Value nvgpu::wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA,
 }
 
 Value nvgpu::wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
-                     Value descB, int64_t n, Type elt, bool bMNMajor,
-                     Value guard) {
-  return wgmmaInline(b, acc, a, /*descA=*/Value(), descB, n, elt, bMNMajor,
-                     guard);
+                     Value descB, int64_t n, Type elt, bool bMNMajor) {
+  WgmmaStep step{SmallVector<Value, 4>(a.begin(), a.end()), Value(), descB};
+  return wgmmaInline(b, acc, step, n, elt, bMNMajor, /*guard=*/Value());
+}
+
+Value nvgpu::wgmmaGuarded(ImplicitLocOpBuilder &b, Value acc,
+                          ArrayRef<WgmmaStep> steps, int64_t n, Type elt,
+                          bool bMNMajor, Value guard) {
+  return wgmmaInline(b, acc, steps, n, elt, bMNMajor, guard);
 }
 
 Value nvgpu::fenceAccumulator(ImplicitLocOpBuilder &b, Value acc) {

@@ -2,8 +2,8 @@
 //
 // What the sm_90a lowering of attn.dot is made of: shared-memory matrix
 // descriptors, wgmma.mma_async with both operands in shared memory (the
-// NVVM op) and with A in registers or under a guard predicate (no NVVM op
-// in LLVM 22: one inline-PTX helper, here and nowhere else), and the
+// NVVM op) and with A in registers or under a guard (no NVVM op in LLVM
+// 22: one inline-PTX helper, here and nowhere else), and the
 // fence / commit / wait that order them. The conventions these rely on
 // (the 128-byte-swizzle canonical layouts, K-major and MN-major, their
 // LBO/SBO, the accumulator and the register A fragment) were checked on an
@@ -40,19 +40,30 @@ Type wgmmaAccumulatorType(MLIRContext *ctx, int64_t n);
 
 /// acc + A B for one m64nNk16 step, A and B from shared memory (`descA`,
 /// `descB`); B is K-major (stored [N, K]) unless `bMNMajor` (stored
-/// [K, N], MN-major). `elt` is f16 or bf16. With a `guard` (an i1) the
-/// instruction is predicated on it (acc unchanged when it is false): inline
-/// PTX, as the NVVM op has no guard.
+/// [K, N], MN-major). `elt` is f16 or bf16.
 Value wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA, Value descB,
-              int64_t n, Type elt, bool bMNMajor, Value guard = Value());
+              int64_t n, Type elt, bool bMNMajor);
 
 /// acc + A B for one m64nNk16 step, A from registers (four packed i32: the
-/// mma.m16n8k16 A fragment of the warp's 16 rows), B from shared memory,
-/// predicated on `guard` when there is one. Inline PTX: LLVM 22's NVVM
-/// dialect has no register-A wgmma.
+/// mma.m16n8k16 A fragment of the warp's 16 rows), B from shared memory.
+/// Inline PTX: LLVM 22's NVVM dialect has no register-A wgmma.
 Value wgmmaRS(ImplicitLocOpBuilder &b, Value acc, ArrayRef<Value> a,
-              Value descB, int64_t n, Type elt, bool bMNMajor,
-              Value guard = Value());
+              Value descB, int64_t n, Type elt, bool bMNMajor);
+
+/// One k-step of a product: A from registers (`aRegs`, four packed i32)
+/// or, when there are none, from shared memory (`descA`); B's descriptor.
+struct WgmmaStep {
+  SmallVector<Value, 4> aRegs;
+  Value descA, descB;
+};
+
+/// acc + the sum of the steps' A B, m64nNk16 each, issued only when
+/// `guard` (an i1) holds and otherwise acc: one inline-PTX statement that
+/// branches over all the steps (the NVVM op has no guard, and ptxas
+/// serializes wgmma predicated one by one).
+Value wgmmaGuarded(ImplicitLocOpBuilder &b, Value acc,
+                   ArrayRef<WgmmaStep> steps, int64_t n, Type elt,
+                   bool bMNMajor, Value guard);
 
 /// `acc` (an accumulator struct) passed through an empty inline-asm
 /// statement with side effects, placed right after the wgmma wait: no read

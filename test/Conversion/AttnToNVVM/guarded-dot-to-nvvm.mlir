@@ -8,9 +8,10 @@
 // otherwise. A hand-written tile program whose two products are guarded.
 // - mma.sync (sm_80): the products are computed and each of the thread's
 //   32 result registers selected against the accumulator's;
-// - wgmma (sm_90a): each instruction predicated on the guard, in a
-//   predicate register ("b"), the accumulator tied to the outputs; no
-//   select (a select would write the product's registers, and ptxas then
+// - wgmma (sm_90a): one inline-PTX statement per product that branches
+//   over its four wgmma when the guard is false, the guard in a predicate
+//   register ("b"), the accumulator tied to the outputs; no select (a
+//   select would write the product's registers, and ptxas then
 //   serializes the kernel's wgmma).
 
 // SM80-LABEL: gpu.func @guarded
@@ -25,12 +26,13 @@
 // SM90: scf.for
 // SM90: %[[G:.+]] = arith.cmpi ult
 // SM90: nvvm.wgmma.fence.aligned
-// Q K^T, both operands in shared memory: $32 and $33 the descriptors.
-// SM90-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}@$34 wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 0;{{.*}}", "=f,{{.*}},=f,l,l,b,0,{{.*}},31" {{.*}}, %[[G]],
+// Q K^T, both operands in shared memory: a descriptor pair per k-step.
+// SM90-NOT: nvvm.wgmma.mma_async
+// SM90: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}@!$40 bra.uni SKIP;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $38, $39, p, 1, 1, 0, 0;\0ASKIP:{{.*}}", "=f,{{.*}},=f,l,l,l,l,l,l,l,l,b,0,{{.*}},31" {{.*}}, %[[G]],
 // SM90-NOT: arith.select %[[G]]
-// P V, A from registers ($32..$35), B's descriptor $36.
+// P V, A from registers: four registers and a descriptor per k-step.
 // SM90: nvvm.wgmma.fence.aligned
-// SM90-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}@$37 wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;{{.*}}", "=f,{{.*}},=f,r,r,r,r,l,b,0,{{.*}},31" {{.*}}, %[[G]],
+// SM90: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}@!$52 bra.uni SKIP;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$47, $48, $49, $50}, $51, p, 1, 1, 1;\0ASKIP:{{.*}}", "=f,{{.*}},=f,r,r,r,r,l,{{.*}},l,b,0,{{.*}},31" {{.*}}, %[[G]],
 // SM90-NOT: arith.select %[[G]]
 // SM90: attn_smem
 !q = memref<?x?x?x64xf16>

@@ -235,10 +235,11 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     // a guard would merge the in-flight product with a zero tile in a phi,
     // whose moves ptxas counts as writes to the product's accumulator,
     // and it then serializes every wgmma of the kernel (C7515). The op's
-    // own guard (`attn.dot ... if`, predicated wgmma instructions) avoids
-    // that but measured 0.77-0.96x at D = 128 (interleaved against this
-    // form, results/h200/2026-12-02-guard-fma-exp2.md): ptxas schedules
-    // predicated wgmma worse than a duplicate product costs.
+    // own guard (`attn.dot ... if`) avoids that but costs more than the
+    // duplicate product, interleaved against this form at D = 128
+    // (results/h200/2026-12-02-guard.md): 0.77-0.96x with each wgmma
+    // predicated (ptxas makes each a group of its own), 0.87-1.00x with
+    // one branch over them.
     rewriter.setInsertionPoint(p.key);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value following =

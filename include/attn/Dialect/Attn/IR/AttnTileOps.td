@@ -216,12 +216,13 @@ def Attn_DotOp : Attn_Op<"dot", [
     what the product reads must not change until then.
 
     With `if %pred` (an `i1`) the product is computed only when `%pred` is
-    true; otherwise the result is `acc` and nothing is read. On wgmma the
-    instructions are predicated (a guarded product keeps its accumulator
-    registers, so ptxas sees no other writer and keeps every product
-    asynchronous), on mma.sync and the CPU the result is selected. (The
-    predicated wgmma are slower than they save where attn-overlap-softmax
-    could use them, which therefore does not: docs/perf-log.md.)
+    true; otherwise the result is `acc` and nothing is read. On wgmma one
+    branch goes over the product's instructions (a guarded product keeps its
+    accumulator registers, so ptxas sees no other writer and keeps every
+    product asynchronous), on mma.sync and the CPU the result is selected.
+    (Where attn-overlap-softmax could guard the scores of the block after
+    the last one, the branch costs more than computing them: it does not,
+    docs/perf-log.md.)
 
     ```mlir
     %s = attn.dot %q, %k, %zero transpose_b
