@@ -15,15 +15,7 @@
 set -uo pipefail
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 A=${ATTN_ARTIFACTS:-.device/r1}
-bash bench/device/build_runtime.sh /tmp/brt > "$out/build-runtime.txt" 2>&1 || { tail -20 "$out/build-runtime.txt"; exit 2; }
-L=/tmp/brt/libattn_runtime.so
-export PYTHONUNBUFFERED=1
 steps=${STEPS:-check pairs sanitize}
-if [[ $steps == *check* ]]; then
-timeout 170 python3 bench/device/run.py --artifacts "$A" --runtime $L --out "$out/r1" \
-  --quick --no-isolate --kernel-timeout 60 > "$out/run.txt" 2>&1
-echo "run.py: exit $?"; grep -E "FAIL|fail|passed|kernels" "$out/run.txt" | tail -25
-fi
 if [ "${RUN:-1}" = 1 ]; then
 PAIRS="g_f16_d128_none=o_f16_d128_none,g_bf16_d128_none=o_bf16_d128_none,g_f16_d128_cbr_p=o_f16_d128_cbr_p"
 PAIRS+=",g_f16_d128_cbr=o_f16_d128_cbr,g_bf16_d128_ctl=o_bf16_d128_ctl,g_f16_d128_softcap=o_f16_d128_softcap"
@@ -43,9 +35,9 @@ PAIRS+=",e1_f16_d128_softcap=g_f16_d128_softcap,e2_f16_d128_softcap=g_f16_d128_s
 PAIRS+=",e3_f16_d128_softcap=g_f16_d128_softcap,e3_bf16_d128_softcap=g_bf16_d128_softcap"
 PAIRS+=",g_f16_d128_softcap=g_f16_d128_none"
 fi
-[[ $steps == *pairs* ]] && timeout 220 python3 bench/device/pair.py --artifacts "$A" --runtime $L --out "$out/pairs.json" \
-  --rounds 4 --pairs "$PAIRS" > "$out/pairs.txt" 2>&1
-[[ $steps == *pairs* ]] && { echo "pair.py: exit $?"; cat "$out/pairs.txt"; }
+ATTN_ARTIFACTS=$A STEPS=$steps PAIRS=$PAIRS CHECK_TIMEOUT=170 PAIRS_TIMEOUT=220 \
+  bash "$(dirname "$0")/check_and_pair.sh"
+L=/tmp/brt/libattn_runtime.so
 [[ $steps == *sanitize* ]] && for tool in memcheck racecheck synccheck; do
   timeout 55 compute-sanitizer --tool $tool --error-exitcode 3 python3 bench/device/sanitize.py \
     --artifacts "$A" --runtime $L attn_f16_d128_causal_br,g_f16_d128_none > "$out/sanitize-$tool.txt" 2>&1
