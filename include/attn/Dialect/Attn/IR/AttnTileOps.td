@@ -216,7 +216,8 @@ def Attn_DotOp : Attn_Op<"dot", [
     what the product reads must not change until then.
 
     With `if %pred` (an `i1`) the product is computed only when `%pred` is
-    true; otherwise the result is `acc` and nothing is read. On wgmma one
+    true; otherwise the result is `acc` (the operands may still be read,
+    so they must be valid either way). On wgmma one
     branch goes over the product's instructions (a guarded product keeps its
     accumulator registers, so ptxas sees no other writer and keeps every
     product asynchronous), on mma.sync and the CPU the result is selected.
