@@ -16,7 +16,8 @@ TileConfigAttr TuningCandidate::tileConfig(MLIRContext *ctx) const {
 
 GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
   return GpuConfigAttr::get(ctx, lazyRescale, reverseKV, loopLocalIds, wgmma,
-                            /*overlap_softmax=*/warpSpecialize,
+                            /*overlap_softmax=*/warpSpecialize &&
+                                overlapSoftmax,
                             warpSpecialize, /*ping_pong=*/false, persistent,
                             /*fma_exp2=*/0);
 }
@@ -32,7 +33,7 @@ std::string TuningCandidate::str() const {
   if (loopLocalIds)
     s += " ids";
   if (warpSpecialize)
-    s += " ws overlap";
+    s += overlapSoftmax ? " ws overlap" : " ws";
   if (persistent)
     s += " persistent";
   return s;
@@ -62,12 +63,18 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
         c.blockM = bm, c.blockN = bn, c.warps = warps, c.stages = stages;
         c.wgmma = true;
         out.push_back(c);
-        if (warps == 8 && stages >= 2) {
-          c.warpSpecialize = true;
-          out.push_back(c);
-          c.persistent = true;
-          out.push_back(c);
-        }
+        // Without the overlap the consumers keep one score tile, not two:
+        // at D = 256 that is what lets the persistent kernel fit without
+        // spills (1.03-1.06x at short rows there,
+        // results/h200/2026-12-02-variants.md).
+        if (warps == 8 && stages >= 2)
+          for (bool overlap : {true, false}) {
+            c.warpSpecialize = true, c.overlapSoftmax = overlap;
+            c.persistent = false;
+            out.push_back(c);
+            c.persistent = true;
+            out.push_back(c);
+          }
       }
   return out;
 }
@@ -127,6 +134,10 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   if (!c.warpSpecialize)
     return (compute + memory) * pipeline;
   double cost = std::max(compute, memory) * pipeline;
+  // Without the overlapped Q K^T the softmax is exposed in part: 1.01-1.08x
+  // the time at D = 256 (results/h200/2026-12-02-variants.md).
+  if (!c.overlapSoftmax)
+    cost *= 1.04;
   // A CTA's start (barrier set-up, its first copies' latency) and end
   // (normalizing and storing O) are exposed once per tile: about a third
   // of a K/V block's time (persistent kernels, which hide them under the

@@ -1,5 +1,7 @@
 // attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma + 4
-// warp-specialized wgmma candidates, and those 4 persistent), each compiled and assembled with ptxas -v, rejected when it
+// warp-specialized wgmma candidates with the overlapped Q K^T and 4
+// without, and those 8 persistent), each compiled and assembled with
+// ptxas -v, rejected when it
 // spills, the rest ranked by the cost model; --emit writes the best ones'
 // artifacts under names of their own, and the heuristic's kernel beside
 // them.
@@ -24,7 +26,7 @@
 // the device to check them against; each candidate carries its printed
 // configurations and per --n cost.
 // CHECK: "accepted": {{[1-9][0-9]*}},
-// CHECK: "candidates": 74,
+// CHECK: "candidates": 82,
 // CHECK: "causal": true,
 // CHECK: "chip": "sm_90a",
 // CHECK: "d": 64,
@@ -59,6 +61,10 @@
 // WS: {{^}}4{{$}}
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WS
 // RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws overlap persistent"' %t/report.json | FileCheck %s --check-prefix=WS
+// And those without the overlap.
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws persistent"' %t/report.json | FileCheck %s --check-prefix=WS
 
 // Two emitted candidates: PTX and a kernel JSON each, renamed apart.
 // EMIT: {{^}}2{{$}}

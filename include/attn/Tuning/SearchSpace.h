@@ -26,6 +26,9 @@ struct TuningCandidate {
   int64_t blockM = 64, blockN = 64, warps = 4, stages = 2;
   bool wgmma = false, lazyRescale = false, reverseKV = false,
        loopLocalIds = false, warpSpecialize = false, persistent = false;
+  /// With warpSpecialize: Q K^T one block ahead under the softmax
+  /// (attn-overlap-softmax), as the defaults.
+  bool overlapSoftmax = true;
 
   TileConfigAttr tileConfig(MLIRContext *ctx) const;
   GpuConfigAttr gpuConfig(MLIRContext *ctx) const;
@@ -38,8 +41,9 @@ struct TuningCandidate {
 /// or 8}, stages 1-3, lazy rescale on or off; sm_90a adds wgmma {64 x (64,
 /// 128) on 4 warps, 128 x (64, 128) on 8}, stages 1-3, and those on 8 warps
 /// warp-specialized (a TMA producer warpgroup) with stages 2-3 (on one
-/// consumer warpgroup they measured slower: docs/perf-log.md), each also
-/// persistent (the CTAs loop over the tiles). Empty for another chip.
+/// consumer warpgroup they measured slower: docs/perf-log.md), with and
+/// without the overlapped Q K^T, each also persistent (the CTAs loop over
+/// the tiles). Empty for another chip.
 std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
 
 /// What ptxas reported for a candidate's kernel.
