@@ -3,8 +3,14 @@
 // The "cpu" target's LLVM-dialect module, parsed again into a context of
 // its own, translated and JIT-compiled by MLIR's ExecutionEngine (which
 // adds a packed wrapper, `_mlir_<function>`, taking one pointer per scalar
-// argument). The module calls only libc (malloc, free, and puts and abort
-// for its shape checks), which the process provides.
+// argument). The module calls libc (malloc, free, and puts and abort for
+// its shape checks), which the process provides, and, for bf16 kernels, one
+// compiler-runtime routine: x86 has no bf16 registers, so LLVM's backend
+// carries a bf16 value that a phi or select moves (a masked load's
+// "element or zero") through f32 and back with a call to __truncsfbf2,
+// which neither libc nor GCC 12's libgcc provide. MLIR's own support
+// library (mlir_float16_utils, Debian's libmlir-22) does; it is registered
+// with the JIT below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +28,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstring>
@@ -29,6 +36,10 @@
 #include <string>
 
 using namespace mlir;
+
+// In mlir_float16_utils (mlir/lib/ExecutionEngine/Float16bits.cpp); only its
+// address is taken here, so the declared type does not matter.
+extern "C" void __truncsfbf2();
 
 struct AttnCPUKernel {
   std::unique_ptr<MLIRContext> context;
@@ -103,6 +114,13 @@ AttnCPUKernel *attnCPUKernelCreate(const AttnCompileResult *result,
                               (diagnostics.empty() ? "" : ": " + diagnostics));
     return nullptr;
   }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&__truncsfbf2),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   kernel->engine = std::move(*engine);
   kernel->function = function;
   return kernel.release();
