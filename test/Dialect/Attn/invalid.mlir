@@ -496,13 +496,18 @@ func.func private @block_m_zero() attributes {c = #attn.tile_config<block_m = 0,
 
 // -----
 
-// expected-error @+1 {{block_n must be a power of two in [1, 256], got 512}}
+// expected-error @+1 {{block_n must be a power of two or a multiple of 16 in [1, 256], got 512}}
 func.func private @block_n_large() attributes {c = #attn.tile_config<block_m = 64, block_n = 512, warps = 4, stages = 2>}
 
 // -----
 
-// expected-error @+1 {{block_n must be a power of two in [1, 256], got -64}}
+// expected-error @+1 {{block_n must be a power of two or a multiple of 16 in [1, 256], got -64}}
 func.func private @block_n_negative() attributes {c = #attn.tile_config<block_m = 64, block_n = -64, warps = 4, stages = 2>}
+
+// -----
+
+// expected-error @+1 {{block_n must be a power of two or a multiple of 16 in [1, 256], got 40}}
+func.func private @block_n_not_k16() attributes {c = #attn.tile_config<block_m = 64, block_n = 40, warps = 4, stages = 2>}
 
 // -----
 

@@ -17,6 +17,11 @@
 // The configuration above reaches the op:
 // RUN: cat %s %S/Inputs/check-attention.mlir | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 16, warps = 1, stages = 1>, gpu_config = #attn.gpu_config<reverse_kv = true>}/' \
 // RUN:   | attn-opt --attn-tile | FileCheck %s --check-prefix=REV
+// K/V blocks of 48 keys (a multiple of 16, not a power of two), so that
+// block boundaries and the diagonal fall apart:
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 48, warps = 1, stages = 1>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 48, warps = 1, stages = 1>}/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
 // REV: attn.program
 // REV-NEXT: buffers({{.*}}gpu_config = #attn.gpu_config<reverse_kv = true>
 

@@ -119,9 +119,18 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << v;
     return success();
   };
-  if (failed(checkBlock("block_m", blockM)) ||
-      failed(checkBlock("block_n", blockN)))
+  if (failed(checkBlock("block_m", blockM)))
     return failure();
+  // K/V blocks may also be any multiple of 16 (a k16 step of P V): the
+  // wide non-power-of-two blocks FlashAttention-3 uses on Hopper (128 x 176
+  // at D = 128, 128 x 80 at D = 256) trade score registers for fewer
+  // softmax rounds per key.
+  if (blockN <= 0 || blockN > 256 ||
+      !(llvm::isPowerOf2_64(blockN) || blockN % 16 == 0))
+    return emitError()
+           << "block_n must be a power of two or a multiple of 16 in [1, "
+              "256], got "
+           << blockN;
   if (warps <= 0 || warps > 16 || !llvm::isPowerOf2_64(warps))
     return emitError() << "warps must be a power of two in [1, 16], got "
                        << warps;
