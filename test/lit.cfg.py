@@ -14,6 +14,9 @@ config.test_exec_root = os.path.join(config.attn_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+# Tools that keep caches under $XDG_CACHE_HOME (attn-tune's compilations)
+# keep them in the build tree, not in the home of whoever runs the tests.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.attn_obj_root, "test", "xdg-cache")
 llvm_config.use_default_substitutions()
 
 # mlir-runner and the runtime libraries that CPU integration tests print with.

@@ -76,6 +76,24 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
             out.push_back(c);
           }
       }
+  // Wider K/V blocks that are not powers of two, as FlashAttention-3 uses
+  // on Hopper (128 x 176 at D = 128, 128 x 80 at D = 256): fewer softmax
+  // rounds per key for more score registers. Two stages (a third rarely
+  // fits in shared memory; attn-allocate-shared rejects what does not).
+  for (int64_t bn : {80, 96, 144, 160, 176, 192})
+    for (bool overlap : {true, false})
+      for (bool persistent : {false, true}) {
+        TuningCandidate c;
+        c.blockM = 128, c.blockN = bn, c.warps = 8, c.stages = 2;
+        c.wgmma = c.warpSpecialize = true;
+        c.overlapSoftmax = overlap, c.persistent = persistent;
+        out.push_back(c);
+      }
+  // And without a producer, 192 keys per block (D = 64's scores fit).
+  TuningCandidate wide;
+  wide.blockM = 128, wide.blockN = 192, wide.warps = 8, wide.stages = 2;
+  wide.wgmma = true;
+  out.push_back(wide);
   return out;
 }
 

@@ -21,6 +21,7 @@
 #include "attn/Compiler/Artifact.h"
 #include "attn/Compiler/Compiler.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Tuning/CompileCache.h"
 #include "attn/Tuning/SearchSpace.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -66,6 +67,18 @@ static cl::opt<std::string> toolkit("toolkit",
                                     cl::init(""));
 static cl::opt<unsigned> jobs("j", cl::desc("Parallel compilations"),
                               cl::init(2));
+static cl::opt<bool> emitAll(
+    "emit-all",
+    cl::desc("With --emit: write every candidate that compiled, the ones "
+             "pruned for spills or an ignored setmaxnreg included (for "
+             "timing the full legal space once)"),
+    cl::init(false));
+static cl::opt<std::string>
+    cacheDir("cache-dir",
+             cl::desc("Keep compilations here by content hash and reuse them "
+                      "(default: $XDG_CACHE_HOME/attn/tune or "
+                      "~/.cache/attn/tune; 'none': no cache)"),
+             cl::init(""));
 
 namespace {
 struct Outcome {
@@ -76,17 +89,28 @@ struct Outcome {
   std::vector<double> costs; // per --n
   attn::GPUArtifacts artifacts;
   std::unique_ptr<MLIRContext> context; // owns the artifacts' attributes
+  /// Set when the compilation came from the cache: its entry (the artifact
+  /// files to copy when emitting).
+  std::optional<attn::CachedCompilation> cached;
+  std::vector<std::string> kernelNames;
 };
 } // namespace
 
-/// Runs ptxas -v on `ptx`; fills `r` or returns the reason it failed.
+/// Runs ptxas -v on `ptx`; fills `r` and `cubin` (what ptxas assembled, so
+/// that the device loads it instead of JIT-compiling the PTX) or returns
+/// the reason it failed.
 static std::string assemble(StringRef ptxas, StringRef ptx,
-                            attn::KernelResources &r) {
-  SmallString<128> ptxFile, logFile;
+                            attn::KernelResources &r, std::string &cubin) {
+  SmallString<128> ptxFile, logFile, cubinFile;
   if (llvm::sys::fs::createTemporaryFile("attn-tune", "ptx", ptxFile))
     return "cannot create a temporary file";
   if (llvm::sys::fs::createTemporaryFile("attn-tune", "log", logFile)) {
     llvm::sys::fs::remove(ptxFile);
+    return "cannot create a temporary file";
+  }
+  if (llvm::sys::fs::createTemporaryFile("attn-tune", "cubin", cubinFile)) {
+    llvm::sys::fs::remove(ptxFile);
+    llvm::sys::fs::remove(logFile);
     return "cannot create a temporary file";
   }
   {
@@ -100,15 +124,20 @@ static std::string assemble(StringRef ptxas, StringRef ptx,
     os << ptx;
   }
   std::string arch = "-arch=" + chip;
-  SmallVector<StringRef> args = {ptxas, "-v", arch, ptxFile, "-o", "/dev/null"};
+  SmallVector<StringRef> args = {ptxas, "-v", arch, ptxFile, "-o", cubinFile};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
                                           StringRef(logFile)};
   std::string error;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0,
                                      0, &error);
   auto log = llvm::MemoryBuffer::getFile(logFile);
+  auto object = llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
   llvm::sys::fs::remove(ptxFile);
   llvm::sys::fs::remove(logFile);
+  llvm::sys::fs::remove(cubinFile);
+  if (rc == 0 && object)
+    cubin = (*object)->getBuffer().str();
   if (rc != 0 || !log)
     return "ptxas failed (exit " + std::to_string(rc) + ")" +
            (log ? ": " + (*log)->getBuffer().take_front(300).str() : error);
@@ -225,6 +254,36 @@ int main(int argc, char **argv) {
                  << "' (sm_80, sm_90a)\n";
     return 1;
   }
+  // The content cache (CompileCache.h): entries are keyed by the
+  // candidate's module and a fingerprint of this executable and ptxas.
+  std::string cache = cacheDir;
+  if (cache.empty()) {
+    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    const char *home = std::getenv("HOME");
+    if (xdg && *xdg)
+      cache = std::string(xdg) + "/attn/tune";
+    else if (home && *home)
+      cache = std::string(home) + "/.cache/attn/tune";
+  } else if (cache == "none") {
+    cache.clear();
+  }
+  std::string fingerprint;
+  if (!cache.empty()) {
+    std::string self = llvm::sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&assemble));
+    std::string selfHash = attn::hashFile(self), ptxasHash =
+                                                    attn::hashFile(*ptxas);
+    if (selfHash.empty() || ptxasHash.empty()) {
+      llvm::errs() << "attn-tune: warning: cannot fingerprint " << self
+                   << " or " << *ptxas << "; compiling without the cache\n";
+      cache.clear();
+    }
+    fingerprint = selfHash + "/" + ptxasHash;
+  }
+  std::string stemBase = llvm::sys::path::stem(input).str();
+  std::mutex warnMutex;
+  int64_t hits = 0;
+
   std::vector<Outcome> outcomes(candidates.size());
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
   for (size_t i = 0; i < candidates.size(); ++i)
@@ -252,30 +311,77 @@ int main(int argc, char **argv) {
       module->walk([&](func::FuncOp fn) {
         fn.setSymName((fn.getSymName() + "__c" + std::to_string(i)).str());
       });
-      attn::GPUPipelineOptions options;
-      options.chip = chip;
-      options.toolkit = toolkit;
-      FailureOr<attn::GPUArtifacts> artifacts =
-          attn::compileToGPU(*module, options, /*withCubin=*/false);
-      if (failed(artifacts)) {
-        out.reason = "compile: " + diag;
-        return;
+      std::string stem = stemBase + "__c" + std::to_string(i);
+      std::string key;
+      if (!cache.empty()) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        module->print(os, OpPrintingFlags().enableDebugInfo());
+        key = attn::compileCacheKey({text, chip, stem, fingerprint});
+        if (std::optional<attn::CachedCompilation> hit =
+                attn::lookupCompilation(cache, key)) {
+          out.resources = hit->resources;
+          out.kernelNames = hit->kernels;
+          out.reason = hit->rejected;
+          out.cached = std::move(*hit);
+          std::lock_guard<std::mutex> lock(warnMutex);
+          ++hits;
+        }
       }
-      out.artifacts = std::move(*artifacts);
-      for (const attn::KernelInfo &k : out.artifacts.kernels)
-        if (auto shared = k.launch.getAs<IntegerAttr>("shared_bytes"))
-          out.resources.sharedBytes =
-              std::max(out.resources.sharedBytes, shared.getInt());
-      std::string err = assemble(*ptxas, out.artifacts.ptx, out.resources);
-      if (!err.empty())
-        out.reason = err;
-      else if (out.resources.spillBytes || out.resources.stackBytes)
-        out.reason = "spills " + std::to_string(out.resources.spillBytes) +
-                     " bytes, stack " +
-                     std::to_string(out.resources.stackBytes);
-      else if (out.resources.ignoredSetmaxnreg)
-        out.reason = "ptxas ignored setmaxnreg (C7508)";
-      else {
+      if (!out.cached) {
+        attn::GPUPipelineOptions options;
+        options.chip = chip;
+        options.toolkit = toolkit;
+        FailureOr<attn::GPUArtifacts> artifacts =
+            attn::compileToGPU(*module, options, /*withCubin=*/false);
+        if (failed(artifacts)) {
+          out.reason = "compile: " + diag;
+        } else {
+          out.artifacts = std::move(*artifacts);
+          for (const attn::KernelInfo &k : out.artifacts.kernels) {
+            out.kernelNames.push_back(k.name);
+            if (auto shared = k.launch.getAs<IntegerAttr>("shared_bytes"))
+              out.resources.sharedBytes =
+                  std::max(out.resources.sharedBytes, shared.getInt());
+          }
+          out.reason = assemble(*ptxas, out.artifacts.ptx, out.resources,
+                                out.artifacts.cubin);
+          if (out.reason.empty() &&
+              (out.resources.spillBytes || out.resources.stackBytes))
+            out.reason = "spills " + std::to_string(out.resources.spillBytes) +
+                         " bytes, stack " +
+                         std::to_string(out.resources.stackBytes);
+          else if (out.reason.empty() && out.resources.ignoredSetmaxnreg)
+            out.reason = "ptxas ignored setmaxnreg (C7508)";
+        }
+        // Deterministic outcomes go into the cache: an accepted candidate
+        // with its artifact files, a rejected one with its reason (but not
+        // a failure to run ptxas at all, which may be passing).
+        if (!cache.empty() && !StringRef(out.reason).starts_with("ptxas failed") &&
+            !StringRef(out.reason).starts_with("cannot")) {
+          attn::CachedCompilation entry;
+          entry.rejected = out.reason;
+          entry.resources = out.resources;
+          entry.kernels = out.kernelNames;
+          std::string err;
+          SmallString<128> tmp;
+          if (!out.kernelNames.empty()) {
+            if (llvm::sys::fs::createUniqueDirectory("attn-tune", tmp))
+              err = "cannot create a temporary directory";
+            else
+              err = attn::writeArtifacts(out.artifacts, tmp, stem);
+          }
+          if (err.empty())
+            err = attn::storeCompilation(cache, key, entry, tmp);
+          if (!tmp.empty())
+            llvm::sys::fs::remove_directories(tmp);
+          if (!err.empty()) {
+            std::lock_guard<std::mutex> lock(warnMutex);
+            llvm::errs() << "attn-tune: warning: not cached: " << err << "\n";
+          }
+        }
+      }
+      if (out.reason.empty()) {
         out.accepted = true;
         for (int64_t n : ns)
           out.costs.push_back(attn::estimateCost(out.candidate, out.resources,
@@ -305,8 +411,11 @@ int main(int argc, char **argv) {
   for (const std::vector<size_t> &ranking : rankings)
     for (size_t r = 0; r < ranking.size() && r < size_t(top); ++r)
       emit[ranking[r]] = 1;
+  if (emitAll)
+    for (size_t i = 0; i < outcomes.size(); ++i)
+      if (!outcomes[i].kernelNames.empty())
+        emit[i] = 1;
 
-  std::string stemBase = llvm::sys::path::stem(input).str();
   llvm::json::Array rows;
   int64_t rank = 0, accepted = 0;
   for (size_t i : order) {
@@ -324,7 +433,8 @@ int main(int argc, char **argv) {
                            {"warps", o.candidate.warps},
                            {"stages", o.candidate.stages},
                            {"wgmma", o.candidate.wgmma},
-                           {"lazy_rescale", o.candidate.lazyRescale}};
+                           {"lazy_rescale", o.candidate.lazyRescale},
+                           {"cached", o.cached.has_value()}};
     if (o.accepted) {
       ++accepted;
       row["rank"] = ++rank;
@@ -338,65 +448,102 @@ int main(int argc, char **argv) {
     } else {
       row["rejected"] = o.reason;
     }
-    if (o.accepted && !emitDir.empty() && emit[i]) {
+    if (!emitDir.empty() && emit[i]) {
       std::string stem = stemBase + "__c" + std::to_string(i);
-      std::string err = attn::writeArtifacts(o.artifacts, emitDir, stem);
+      std::string err =
+          o.cached ? attn::copyCachedArtifacts(*o.cached, emitDir)
+                   : attn::writeArtifacts(o.artifacts, emitDir, stem);
       if (!err.empty()) {
         llvm::errs() << "attn-tune: " << err << "\n";
         return 1;
       }
       llvm::json::Array kernels;
-      for (const attn::KernelInfo &k : o.artifacts.kernels)
-        kernels.push_back(k.name);
+      for (const std::string &k : o.kernelNames)
+        kernels.push_back(k);
       row["kernels"] = std::move(kernels);
     }
     rows.push_back(std::move(row));
   }
 
-  // The heuristic's kernel, which the device checks every candidate
-  // against and times as the baseline.
+  // The heuristic's kernel for each --n, which the device checks every
+  // candidate against and times as the baseline. The heuristic may choose
+  // by key length (attn-default-config seq-len, the length dispatch of
+  // attn-compile), so each length gets what the heuristic picks for it:
+  // `<fn>__default` for the first configuration, `<fn>__default_n<N>` for
+  // another one first chosen at N.
   llvm::json::Array defaultKernels;
+  llvm::json::Object defaultByN;
   std::string defaultConfig, defaultGpuConfig;
   if (!emitDir.empty()) {
-    std::unique_ptr<MLIRContext> ctx = attn::createContext();
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), input);
-    if (!module)
-      return 1;
-    module->walk([&](func::FuncOp fn) {
-      fn.setSymName((fn.getSymName() + "__default").str());
-    });
-    // The heuristic's configuration, attached here (the pipeline keeps a
-    // configuration that is there) so that the report can name it: the
-    // device times it like a candidate, and the database stores it.
-    PassManager pm(ctx.get());
-    attn::AttnDefaultConfigOptions defaults;
-    defaults.chip = chip;
-    pm.addPass(attn::createAttnDefaultConfig(defaults));
-    if (failed(pm.run(*module)))
-      return 1;
-    module->walk([&](attn::AttentionOp op) {
-      if (!defaultConfig.empty())
-        return;
-      llvm::raw_string_ostream(defaultConfig) << op.getConfigAttr();
-      if (op.getGpuConfigAttr())
-        llvm::raw_string_ostream(defaultGpuConfig) << op.getGpuConfigAttr();
-    });
-    attn::GPUPipelineOptions options;
-    options.chip = chip;
-    options.toolkit = toolkit;
-    FailureOr<attn::GPUArtifacts> artifacts =
-        attn::compileToGPU(*module, options, /*withCubin=*/false);
-    if (failed(artifacts))
-      return 1;
-    std::string err =
-        attn::writeArtifacts(*artifacts, emitDir, stemBase + "__default");
-    if (!err.empty()) {
-      llvm::errs() << "attn-tune: " << err << "\n";
-      return 1;
+    // (tile config, gpu config) -> the kernel names compiled for it.
+    std::vector<std::pair<std::pair<std::string, std::string>,
+                          std::vector<std::string>>>
+        compiled;
+    for (int64_t n : ns) {
+      std::unique_ptr<MLIRContext> ctx = attn::createContext();
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), input);
+      if (!module)
+        return 1;
+      // The heuristic's configuration, attached here (the pipeline keeps a
+      // configuration that is there) so that the report can name it: the
+      // device times it like a candidate, and the database stores it.
+      PassManager pm(ctx.get());
+      attn::AttnDefaultConfigOptions defaults;
+      defaults.chip = chip;
+      defaults.seqLen = n;
+      pm.addPass(attn::createAttnDefaultConfig(defaults));
+      if (failed(pm.run(*module)))
+        return 1;
+      std::string config, gpuConfig;
+      module->walk([&](attn::AttentionOp op) {
+        if (!config.empty())
+          return;
+        llvm::raw_string_ostream(config) << op.getConfigAttr();
+        if (op.getGpuConfigAttr())
+          llvm::raw_string_ostream(gpuConfig) << op.getGpuConfigAttr();
+      });
+      auto it = llvm::find_if(compiled, [&](const auto &c) {
+        return c.first == std::make_pair(config, gpuConfig);
+      });
+      if (it == compiled.end()) {
+        std::string suffix =
+            compiled.empty() ? "__default" : "__default_n" + std::to_string(n);
+        module->walk([&](func::FuncOp fn) {
+          fn.setSymName((fn.getSymName() + suffix).str());
+        });
+        attn::GPUPipelineOptions options;
+        options.chip = chip;
+        options.toolkit = toolkit;
+        FailureOr<attn::GPUArtifacts> artifacts =
+            attn::compileToGPU(*module, options, /*withCubin=*/true);
+        if (failed(artifacts))
+          return 1;
+        std::string err =
+            attn::writeArtifacts(*artifacts, emitDir, stemBase + suffix);
+        if (!err.empty()) {
+          llvm::errs() << "attn-tune: " << err << "\n";
+          return 1;
+        }
+        std::vector<std::string> names;
+        for (const attn::KernelInfo &k : artifacts->kernels)
+          names.push_back(k.name);
+        compiled.push_back({{config, gpuConfig}, names});
+        it = std::prev(compiled.end());
+      }
+      if (defaultConfig.empty()) {
+        defaultConfig = config, defaultGpuConfig = gpuConfig;
+        for (const std::string &k : it->second)
+          defaultKernels.push_back(k);
+      }
+      llvm::json::Array kernels;
+      for (const std::string &k : it->second)
+        kernels.push_back(k);
+      defaultByN[std::to_string(n)] =
+          llvm::json::Object{{"kernels", std::move(kernels)},
+                             {"config", config},
+                             {"gpu_config", gpuConfig}};
     }
-    for (const attn::KernelInfo &k : artifacts->kernels)
-      defaultKernels.push_back(k.name);
   }
 
   const attn::TuningKey &key = keys.front();
@@ -420,12 +567,18 @@ int main(int argc, char **argv) {
                                  {"gqa", key.gqa},
                                  {"lse", key.lse}}},
       {"default_kernels", std::move(defaultKernels)},
+      {"default_by_n", std::move(defaultByN)},
       {"default_config", defaultConfig},
       {"default_gpu_config", defaultGpuConfig},
       {"d", problem.d},
       {"dv", problem.dv},
       {"causal", problem.causal},
       {"candidates", int64_t(outcomes.size())},
+      {"cache", cache.empty() ? llvm::json::Value(nullptr)
+                              : llvm::json::Value(llvm::json::Object{
+                                    {"dir", cache},
+                                    {"hits", hits},
+                                    {"misses", int64_t(outcomes.size()) - hits}})},
       {"accepted", accepted},
       {"ranked", std::move(rows)}};
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))

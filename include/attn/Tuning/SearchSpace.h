@@ -43,7 +43,9 @@ struct TuningCandidate {
 /// warp-specialized (a TMA producer warpgroup) with stages 2-3 (on one
 /// consumer warpgroup they measured slower: docs/perf-log.md), with and
 /// without the overlapped Q K^T, each also persistent (the CTAs loop over
-/// the tiles). Empty for another chip.
+/// the tiles), and 128-row warp-specialized tiles with K/V blocks of 80,
+/// 96, 144, 160, 176 and 192 keys (2 stages, the same knobs) and a
+/// 128 x 192 wgmma tile without a producer. Empty for another chip.
 std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
 
 /// What ptxas reported for a candidate's kernel.
