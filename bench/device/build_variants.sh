@@ -4,8 +4,9 @@
 # per line from stdin:
 #   NAME DTYPE D[:DV] MASK CONFIG...
 # MASK is none, causal_br, causal_tl or window_br (left = 256, right = 0),
-# optionally followed by +softcap=C (a softcap of C, with the harness
-# sidecar that tells run.py so);
+# optionally followed by +softcap=C (a softcap of C) and/or +bias=KIND (a
+# bias operand, KIND full, b1, h1 or b1h1), with the harness sidecar that
+# tells run.py so;
 # CONFIG is the body of #attn.tile_config<...>, optionally followed by `;`
 # and the body of #attn.gpu_config<...>. Prints ptxas's register and
 # spill report per kernel. Then, on the device:
@@ -22,9 +23,19 @@ rm -rf "$out" && mkdir -p "$out/src"
 : > "$out/compile_times.txt"
 while read -r name dt d mask cfg; do
   [ -z "${name:-}" ] && continue
-  # MASK+softcap=C: a softcap of C as well (and its harness sidecar).
-  softcap=""
-  case $mask in *+softcap=*) softcap=${mask#*+softcap=}; mask=${mask%%+*} ;; esac
+  # MASK+softcap=C: a softcap of C as well; MASK+bias=KIND a bias operand
+  # (full, b1, h1 or b1h1: which dims broadcast); each with its harness
+  # sidecar.
+  softcap=""; bias=""
+  IFS=+ read -r -a mods <<< "$mask"
+  mask=${mods[0]}
+  for mod in "${mods[@]:1}"; do
+    case $mod in
+      softcap=*) softcap=${mod#softcap=} ;;
+      bias=*) bias=${mod#bias=} ;;
+      *) echo "unknown modification '$mod'" >&2; exit 2 ;;
+    esac
+  done
   case $mask in
     none) m="" ;;
     causal_br) m=", mask = #attn.mask<causal, bottom_right>" ;;
@@ -37,21 +48,36 @@ while read -r name dt d mask cfg; do
   tiles=${cfg%%;*}
   gpu=""
   [ "$tiles" != "$cfg" ] && gpu=", gpu_config = #attn.gpu_config<${cfg#*;}>"
+  harness=()
   if [ -n "$softcap" ]; then
     m="$m, softcap = $softcap : f64"
-    echo "{\"mods\": {\"softcap\": $softcap}, \"flex\": false}" > "$out/$name.harness.json"
+    harness+=("\"softcap\": $softcap")
+  fi
+  biasarg=""; biasop=""
+  if [ -n "$bias" ]; then
+    case $bias in
+      full) bt="?x?x?x?x${dt}" ;; b1) bt="1x?x?x?x${dt}" ;; h1) bt="?x1x?x?x${dt}" ;;
+      b1h1) bt="1x1x?x?x${dt}" ;; *) echo "unknown bias '$bias'" >&2; exit 2 ;;
+    esac
+    biasarg=", %bias: memref<$bt>"; biasop=" bias(%bias : memref<$bt>)"
+    harness+=("\"bias\": \"$bias\"")
+  fi
+  if [ "${#harness[@]}" -gt 0 ]; then
+    echo "{\"mods\": {$(IFS=,; echo "${harness[*]}")}, \"flex\": false}" > "$out/$name.harness.json"
   fi
   src="$out/src/$name.mlir"
   cat > "$src" <<MLIR
 func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
                  %v: memref<?x?x?x${dv}x${dt}>, %o: memref<?x?x?x${dv}x${dt}>,
-                 %lse: memref<?x?x?xf32>) {
-  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${dv}x${dt}>)
+                 %lse: memref<?x?x?xf32>$biasarg) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x${d}x${dt}>, memref<?x?x?x${d}x${dt}>, memref<?x?x?x${dv}x${dt}>)$biasop
                  outs(%o, %lse : memref<?x?x?x${dv}x${dt}>, memref<?x?x?xf32>) {config = #attn.tile_config<$tiles>$gpu$m}
   return
 }
 MLIR
-  build/bin/attn-compile "$src" --chip="$chip" --cubin -o "$out" > /dev/null
+  if ! build/bin/attn-compile "$src" --chip="$chip" --cubin -o "$out" > "$out/src/$name.log" 2>&1; then
+    echo "$name: does not compile: $(grep -m1 error: "$out/src/$name.log")"; continue
+  fi
   echo "$name: $("$ptxas" -arch="$chip" -v "$out/$name.$chip.ptx" -o /dev/null 2>&1 \
     | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores' | paste -sd, -)"
 done

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Ninth session, device run 1 (and 2: the same script resumes the tuning).
+#  1. experiments (bench/device/probes/session9-variants.txt, built into
+#     .device/exp by build_variants.sh): correctness (run.py --quick), then
+#     interleaved pairs against the defaults' configurations;
+#  2. the tuning run over .device/tune (tune_loop.py measure, resumable:
+#     keys already in .device/pack/measured-in.json are skipped), leaving
+#     STUDY_S (150) seconds for
+#  3. the full-space study (tune_measure.py --full-space) over .device/study
+#     (tune_prepare.sh with ATTN_TUNE_EMIT_ALL=1, ATTN_TUNE_NS=1024,16384).
+# The prepared directories travel as .device/pack/*.tgz (unpacked under /tmp/t).
+# STEPS picks (default "exp study tune"); everything ends within LIMIT_S.
+# usage (device): bash bench/device/probes/session9-r1.sh
+set -uo pipefail
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+limit=${LIMIT_S:-570}
+steps=${STEPS:-exp study tune}
+t0=$(date +%s)
+left() { echo $(( limit - ($(date +%s) - t0) )); }
+bash bench/device/build_runtime.sh /tmp/brt > "$out/build-runtime.txt" 2>&1 || { tail -20 "$out/build-runtime.txt"; exit 2; }
+L=/tmp/brt/libattn_runtime.so
+export PYTHONUNBUFFERED=1
+mkdir -p /tmp/t
+for f in .device/pack/*.tgz; do tar xzf "$f" -C /tmp/t; done
+if [[ $steps == *exp* ]]; then
+  timeout 110 python3 bench/device/run.py --artifacts .device/exp --runtime $L \
+    --out /tmp/exp-check --quick --no-isolate --kernel-timeout 60 > "$out/exp-check.txt" 2>&1
+  echo "run.py: exit $?"; grep -E "FAIL|passed|kernels" "$out/exp-check.txt" | tail -12
+  P="e_f16_d128_176_noov=b_f16_d128,e_f16_d128_192_noov=b_f16_d128,e_f16_d128_144=b_f16_d128"
+  P+=",e_f16_d256_80_noov=b_f16_d256,e_f16_d64_192=b_f16_d64,e_f16_d128_bias_ws=b_f16_d128_bias"
+  timeout 130 python3 bench/device/pair.py --artifacts .device/exp --runtime $L \
+    --out "$out/exp-pairs.json" --rounds 4 --ns 1024,4096,16384 --pairs "$P" > "$out/exp-pairs.txt" 2>&1
+  echo "pair.py: exit $?"; cat "$out/exp-pairs.txt"
+  echo "[$(( $(date +%s) - t0 )) s] experiments done"
+fi
+if [[ $steps == *tune* && -d /tmp/t/tune ]]; then
+  [ -f .device/pack/measured-in.json ] && cp .device/pack/measured-in.json "$out/measured.json"
+  b=$(( $(left) - ${STUDY_S:-150} - 40 ))
+  timeout $(( $(left) - 5 )) python3 bench/device/tune_loop.py measure /tmp/t/tune "$out/measured.json" \
+    --runtime $L --budget-s $b > "$out/tune.txt" 2>&1
+  echo "tune: exit $?"; grep -E "^\[|budget|Error|error" "$out/tune.txt" | tail -40
+  echo "[$(( $(date +%s) - t0 )) s] tuning done"
+fi
+if [[ $steps == *study* && -d /tmp/t/study ]]; then
+  timeout $(( $(left) - 5 )) python3 bench/device/tune_measure.py --runtime $L \
+    --out "$out/study.json" --full-space --budget-s $(( $(left) - 40 )) /tmp/t/study/*/ > "$out/study.txt" 2>&1
+  echo "study: exit $?"; tail -12 "$out/study.txt"
+  echo "[$(( $(date +%s) - t0 )) s] study done"
+fi
