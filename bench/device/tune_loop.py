@@ -56,45 +56,68 @@ def prepare(keys_file, directory):
         progress(i + 1, len(keys), start, name)
 
 
+def key_points(keydir):
+    """The (key, N) points a prepared key directory asks to measure."""
+    report = json.load(open(os.path.join(keydir, "report.json")))
+    key = json.dumps(report["key"], sort_keys=True)
+    return [(key, n) for n in report["ns"]]
+
+
 def measure(directory, out, runtime, budget):
-    sys.path.insert(0, HERE)
-    done = {}
     if os.path.exists(out):
-        prev = json.load(open(out))
-        done = prev
+        done = json.load(open(out))
     else:
         done = {"schema_version": 1, "entries": [], "summary": []}
     have = {(json.dumps(s["key"], sort_keys=True), s["n"]) for s in done["summary"]}
     keydirs = sorted(d for d in (os.path.join(directory, x) for x in os.listdir(directory))
                      if os.path.exists(os.path.join(d, "report.json")))
+    pending = []
+    for keydir in keydirs:
+        if all(p in have for p in key_points(keydir)):
+            print("%s: measured already" % os.path.basename(keydir), flush=True)
+        else:
+            pending.append((keydir, len(key_points(keydir))))
+    if not pending:
+        return
+    # One measuring process for every pending key (torch and the runtime
+    # start once); it skips the (key, N) points measured before, stops
+    # starting points when the budget is spent and rewrites its output after
+    # every key, so whatever it measured is merged here even if it fails or
+    # is stopped.
+    tmp = out + ".part"
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    # ATTN_TUNE_MEASURE replaces the measuring script (the lit test's fake).
+    script = os.environ.get("ATTN_TUNE_MEASURE", os.path.join(HERE, "tune_measure.py"))
+    cmd = [sys.executable, script, "--runtime", runtime,
+           "--out", tmp, "--budget-s", str(budget)]
+    if os.path.exists(out):
+        cmd += ["--skip-measured", out]
+    cmd += [k for k, _ in pending]
     start = time.time()
-    for i, keydir in enumerate(keydirs):
-        report = json.load(open(os.path.join(keydir, "report.json")))
-        key = json.dumps(report["key"], sort_keys=True)
-        if all((key, n) in have for n in report["ns"]):
-            progress(i + 1, len(keydirs), start, os.path.basename(keydir) + " (measured already)")
-            continue
-        if time.time() - start > budget:
-            print("budget of %.0f s spent; %d keys left for the next run"
-                  % (budget, len(keydirs) - i), flush=True)
-            break
-        tmp = out + ".part"
-        rc = subprocess.run([sys.executable, os.path.join(HERE, "tune_measure.py"), "--runtime",
-                             runtime, "--out", tmp, keydir]).returncode
-        if rc != 0:
-            # A key whose measurement fails (its default kernel fails its
-            # check, a load error) is reported and left for the next run;
-            # the others go on.
-            print("%s: tune_measure.py failed (exit %d); not recorded"
-                  % (os.path.basename(keydir), rc), flush=True)
-            progress(i + 1, len(keydirs), start, os.path.basename(keydir) + " (failed)")
-            continue
+    total = sum(n for _, n in pending)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    points = 0
+    for line in proc.stdout:  # progress with an ETA per measured point
+        sys.stdout.write(line)
+        if " N=" in line and " default " in line:
+            points += 1
+            progress(points, total, start, line.split(" N=")[0].strip())
+    rc = proc.wait()
+    if os.path.exists(tmp):
         part = json.load(open(tmp))
         done["entries"] += part["entries"]
         done["summary"] += part["summary"]
-        json.dump(done, open(out, "w"), indent=1)  # after every key: resumable
+        done.setdefault("failed", []).extend(part.get("failed", []))
+        json.dump(done, open(out, "w"), indent=1)
         os.remove(tmp)
-        progress(i + 1, len(keydirs), start, os.path.basename(keydir))
+    measured = {(json.dumps(m["key"], sort_keys=True), m["n"]) for m in done["summary"]}
+    left = [os.path.basename(k) for k, _ in pending if not all(
+        (key, n) in measured for key, n in key_points(k))]
+    print("measured %d points in %.0f s (exit %d); %d keys not complete%s"
+          % (points, time.time() - start, rc, len(left),
+             ": %s (budget spent or a key failed; run again to resume)" % " ".join(left)
+             if left else ""), flush=True)
 
 
 def import_db(out, db):

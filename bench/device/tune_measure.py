@@ -325,6 +325,8 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--budget-s", type=float, default=540,
                     help="stop starting keys after this many seconds")
+    ap.add_argument("--skip-measured", metavar="JSON",
+                    help="an earlier run's output: the (key, N) points it measured are skipped")
     ap.add_argument("keydirs", nargs="+")
     args = ap.parse_args()
     if args.top > 16:
@@ -339,14 +341,34 @@ def main():
     env = {"gpu": full.get("gpu", ""), "driver": full.get("driver", ""), "compiler": "",
            "measured_at": datetime.datetime.now(datetime.timezone.utc)
            .strftime("%Y-%m-%dT%H:%M:%SZ")}
-    entries, summaries = [], []
+    entries, summaries, failed = [], [], []
+    skip = set()
+    if args.skip_measured and os.path.exists(args.skip_measured):
+        skip = {(json.dumps(m["key"], sort_keys=True), m["n"])
+                for m in json.load(open(args.skip_measured)).get("summary", [])}
+
+    def write():
+        # After every key, atomically: a run stopped by its time limit keeps
+        # what it measured (tune_loop.py merges it and resumes from there).
+        tmp = args.out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"schema_version": 1, "entries": entries, "summary": summaries,
+                       "failed": failed}, f, indent=1)
+        os.replace(tmp, args.out)
+
     start = time.time()
     for keydir in args.keydirs:
+        if time.time() - start > args.budget_s:
+            print("budget spent: %s and later keys not measured" % keydir, flush=True)
+            break
         report = json.load(open(os.path.join(keydir, "report.json")))
-        kernels = load_key(rt, keydir, report)
-        env["compiler"] = kernels["__meta__"].raw.get("compiler", "")
+        key = json.dumps(report["key"], sort_keys=True)
+        ns = [n for n in report["ns"] if (key, n) not in skip]
+        kernels = {}
         try:
-            for n in report["ns"]:
+            kernels = load_key(rt, keydir, report)
+            env["compiler"] = kernels["__meta__"].raw.get("compiler", "")
+            for n in ns:
                 if time.time() - start > args.budget_s:
                     print("budget spent: %s N=%d and later not measured" % (keydir, n), flush=True)
                     break
@@ -355,14 +377,20 @@ def main():
                 if not args.full_space:  # a study, not database entries
                     entries += e
                 summaries.append(s)
+        except Exception as e:  # one key's failure (its default fails its check, a
+            # load error) is recorded; the other keys go on
+            print("%s: not measured: %s" % (keydir, e), flush=True)
+            failed.append({"keydir": os.path.basename(keydir.rstrip("/")), "error": str(e)})
         finally:
             for k in kernels.values():
                 if isinstance(k, run.Kernel):
                     k.unload()
-    with open(args.out, "w") as f:
-        json.dump({"schema_version": 1, "entries": entries, "summary": summaries}, f, indent=1)
-    print("wrote %s: %d entries, %d keys" % (args.out, len(entries), len(summaries)))
+        write()
+    write()
+    print("wrote %s: %d entries, %d key/length points, %d keys failed"
+          % (args.out, len(entries), len(summaries), len(failed)))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

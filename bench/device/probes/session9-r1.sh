@@ -3,8 +3,9 @@
 #  1. experiments (bench/device/probes/session9-variants.txt, built into
 #     .device/exp by build_variants.sh): correctness (run.py --quick), then
 #     interleaved pairs against the defaults' configurations;
-#  2. the tuning run over .device/tune (tune_loop.py measure, resumable:
-#     keys already in .device/pack/measured-in.json are skipped), leaving
+#  2. the tuning runs over .device/tune (sm_90a) and .device/tune80 (sm_80)
+#     (tune_loop.py measure, resumable: keys already in
+#     .device/pack/measured-in.json / measured80-in.json are skipped), leaving
 #     STUDY_S (150) seconds for
 #  3. the full-space study (tune_measure.py --full-space) over .device/study
 #     (tune_prepare.sh with ATTN_TUNE_EMIT_ALL=1, ATTN_TUNE_NS=1024,16384).
@@ -33,12 +34,19 @@ if [[ $steps == *exp* ]]; then
   echo "pair.py: exit $?"; cat "$out/exp-pairs.txt"
   echo "[$(( $(date +%s) - t0 )) s] experiments done"
 fi
-if [[ $steps == *tune* && -d /tmp/t/tune ]]; then
-  [ -f .device/pack/measured-in.json ] && cp .device/pack/measured-in.json "$out/measured.json"
-  b=$(( $(left) - ${STUDY_S:-150} - 40 ))
-  timeout $(( $(left) - 5 )) python3 bench/device/tune_loop.py measure /tmp/t/tune "$out/measured.json" \
-    --runtime $L --budget-s $b > "$out/tune.txt" 2>&1
-  echo "tune: exit $?"; grep -E "^\[|budget|Error|error" "$out/tune.txt" | tail -40
+if [[ $steps == *tune* ]]; then
+  # sm_90a keys (tune), then sm_80 keys (tune80); each resumes from
+  # .device/pack/<measured>-in.json when an earlier run measured some.
+  for pair in tune:measured tune80:measured80; do
+    d=${pair%%:*}; m=${pair#*:}
+    [ -d /tmp/t/$d ] || continue
+    [ -f .device/pack/$m-in.json ] && cp .device/pack/$m-in.json "$out/$m.json"
+    b=$(( $(left) - ${STUDY_S:-150} - 40 ))
+    (( b > 20 )) || break
+    timeout $(( $(left) - 5 )) python3 bench/device/tune_loop.py measure /tmp/t/$d "$out/$m.json" \
+      --runtime $L --budget-s $b > "$out/$d.txt" 2>&1
+    echo "$d: exit $?"; grep -E "^\[|budget|Error|error" "$out/$d.txt" | tail -40
+  done
   echo "[$(( $(date +%s) - t0 )) s] tuning done"
 fi
 if [[ $steps == *study* && -d /tmp/t/study ]]; then
