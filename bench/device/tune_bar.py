@@ -12,6 +12,11 @@ bar uses; 1.0 where the heuristic kept the bucket), the noise; then
 - timed candidates and device seconds per key (the bar: <= 16, < 30 s).
 
     python3 bench/device/tune_bar.py measured.json [more.json ...] > bar.md
+    python3 bench/device/tune_bar.py --compact OUT.json measured.json ...
+
+--compact writes what results/ keeps of a run (tens of KB, not the MBs of
+every entry): per point the key, the times, the winner, the confirmation,
+the noise and each timed candidate's cost rank and time ([rank, ms]).
 
 Pure Python: it runs here, on the device's output."""
 
@@ -42,10 +47,31 @@ def confirmed(s):
     return c["ratio"]
 
 
+def compact(summary, out):
+    keep = ("n", "default_ms", "noise", "winner", "best_ms", "speedup", "confirm", "timed",
+            "device_s", "check_seed", "full_space")
+    points = []
+    for s in summary:
+        p = {"key": s["key"]}
+        p.update({k: s[k] for k in keep if k in s})
+        p["rejected"] = len(s.get("rejected", []))
+        p["ranks"] = [[r["cost_rank"], r["ms"]] for r in s.get("ranks", [])]
+        points.append(p)
+    with open(out, "w") as f:
+        json.dump({"points": points}, f, separators=(",", ":"))
+
+
 def main():
+    args = sys.argv[1:]
+    out = None
+    if args[:1] == ["--compact"]:
+        out, args = args[1], args[2:]
     summary = []
-    for path in sys.argv[1:]:
+    for path in args:
         summary += json.load(open(path))["summary"]
+    if out:
+        compact(summary, out)
+        return
     summary.sort(key=lambda s: (name(s["key"]), s["n"]))
     print("| key | N | heuristic ms | winner | tuning x | confirmed x [range] | noise | weak |")
     print("|---|---|---|---|---|---|---|---|")

@@ -143,14 +143,21 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   double memory = unique / 4.27e12 + reread / (3 * 4.27e12);
   // Short pipelines expose copy latency; small key blocks pay per block.
   double pipeline = 1.0 + 0.08 / c.stages + 8.0 / c.blockN;
-  // Copies and products overlap only in part (the copies are issued by
-  // the same warps, and the block's wait comes before its products): the
-  // sum, not the maximum, so that compute still ranks candidates whose
-  // traffic is alike. A producer warpgroup's TMA copies run under the
-  // products (no CTA barrier per block): the maximum. (Measured: +9-19%
-  // at D = 128 unmasked, where memory is about a tenth of compute.)
+  // Without a producer a CTA's copies and products overlap only in part
+  // (the copies are issued by the same warps, and the block's wait comes
+  // before its products), but the other CTAs resident on the SM compute
+  // under them: the larger term, plus the smaller one's share that no
+  // other CTA covers (1 / CTAs per SM). A producer warpgroup's TMA copies
+  // run under the products (no CTA barrier per block): the maximum. (The
+  // first form, the plain sum, ranked the fastest kernel of a D = 128
+  // window, 64 x 64 on one warpgroup with one stage and three CTAs per
+  // SM, 38th of 85 in the full-space study; this one 14th at N = 16384,
+  // and the rank correlation with the measured times over the whole space
+  // rose from 0.62-0.91 to 0.69-0.95 on the study's 8 points:
+  // results/h200/2026-12-03-session9-r1.md.)
   if (!c.warpSpecialize)
-    return (compute + memory) * pipeline;
+    return (std::max(compute, memory) + std::min(compute, memory) / perSM) *
+           pipeline;
   double cost = std::max(compute, memory) * pipeline;
   // Without the overlapped Q K^T the softmax is exposed in part: 1.01-1.08x
   // the time at D = 256 (results/h200/2026-12-02-variants.md).

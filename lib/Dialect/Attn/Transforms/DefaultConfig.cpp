@@ -83,9 +83,15 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   }
   if (chip == "sm_90a" && headDim == valueHeadDim &&
       (d == 128 || d == 256 || (d == 64 && !registerTiles))) {
+    // One stage at D = 128 too: 1.09x / 1.13x the two-stage kernel at
+    // N = 1024 / 16384 (f16, bottom-right window of 256; the full-space
+    // study, results/h200/2026-12-03-session9-r1.md), as the first tuning
+    // database measured it (1.10-1.13x, docs/tuning.md): more CTAs per SM
+    // cover each other's short K/V loops.
     if (window)
-      return d == 256 ? wgmma(64, 64, 4, 1, /*splitKV=*/false)
-                      : wgmma(64, 64, 4, 2, true);
+      return d == 256   ? wgmma(64, 64, 4, 1, /*splitKV=*/false)
+             : d == 128 ? wgmma(64, 64, 4, 1, true)
+                        : wgmma(64, 64, 4, 2, true);
     // One warpgroup and one stage (two CTAs fit an SM, whose softmax and
     // products then overlap each other) where that measured better
     // (results/h200/2026-12-01-wgmma-one-warpgroup.md): D = 256, 1.04-1.12x
@@ -135,6 +141,13 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/mask.getKind() == MaskKind::None);
     if (plain && d == 256)
+      return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
+    // A bias tile (read by the consumers from global memory, element by
+    // element, beside the scores) at D = 128: the warp-specialized 128 x 64
+    // kernel ran 1.23 / 1.28 / 1.28x the cp.async one below (unmasked f16,
+    // N = 1024 / 4096 / 16384, results/h200/2026-12-03-session9-r1.md);
+    // no spills with any mask (test/GPU/ptxas-default-configs.test).
+    if (mods.bias && !mods.positional && !mods.maskMod && d == 128)
       return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
     if (d == 256)
       return wgmma(64, 64, 4, 1, true);
