@@ -264,9 +264,11 @@ def measure_key(report, kernels, n, top, rounds, reps, device, env, log, confirm
                 best = next(r for _, r in timed if r["config"] == heuristic["config"]
                             and r["gpu_config"] == heuristic["gpu_config"])
     wins = best is not None
+    # An entry holds the GQA group it was measured at: an unknown group (0,
+    # dynamic head counts) was timed with as many K/V heads as query heads.
     entries = [{
         "chip": key["chip"], "dtype": key["dtype"], "d": key["d"], "dv": key["dv"],
-        "mask": key["mask"], "mods": key["mods"], "gqa": key["gqa"], "lse": key["lse"],
+        "mask": key["mask"], "mods": key["mods"], "gqa": gqa, "lse": key["lse"],
         "n_bucket": bucket, "config": r["config"], "gpu_config": r["gpu_config"],
         "time_ms": round(ms, 6), "winner": bool(wins and r is best),
         "gpu": env["gpu"], "driver": env["driver"], "compiler": env["compiler"],

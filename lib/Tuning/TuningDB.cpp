@@ -182,8 +182,8 @@ TuningDB::lookup(const TuningKey &key) {
   std::string sql = std::string("SELECT ") + kColumns +
                     " FROM attn_tuning WHERE winner = 1 AND chip = ? AND "
                     "dtype = ? AND d = ? AND dv = ? AND mask = ? AND mods = ? "
-                    "AND (gqa = ?7 OR ?7 = 0) AND lse = ? ORDER BY abs(n_bucket - ?), "
-                    "gqa != 1, n_bucket LIMIT 1";
+                    "AND (gqa = ?7 OR ?7 = 0) AND lse = ? ORDER BY gqa != 1, gqa, "
+                    "abs(n_bucket - ?), n_bucket LIMIT 1";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return failure(path, sqlite3_errmsg(db));

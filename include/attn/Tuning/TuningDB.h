@@ -34,7 +34,8 @@ struct TuningKey {
   std::string mask; // the #attn.mask attribute as printed
   std::string mods; // comma-separated score modification kinds, "" = none
   int64_t gqa = 1;  // query heads per key/value head (0 = unknown: any,
-                    // 1 preferred)
+                    // 1 preferred; an entry is stored with the group it
+                    // was measured at)
   bool lse = true;
   int64_t nBucket = 4096;
 };
@@ -60,7 +61,10 @@ public:
   static llvm::Expected<std::unique_ptr<TuningDB>> open(llvm::StringRef path,
                                                         bool create);
   llvm::Error insert(const TuningEntry &entry);
-  /// The winner for `key`: its own bucket, else the nearest one.
+  /// The winner for `key`: its own bucket, else the nearest one. For an
+  /// unknown GQA group (0) of one group only, as entriesOf: 1 if present,
+  /// else the smallest (a group-8 entry never stands in for group 1's
+  /// because its bucket is nearer).
   llvm::Expected<std::optional<TuningEntry>> lookup(const TuningKey &key);
   /// Every timed entry of `key`'s problem class in any bucket (winners and
   /// losers; for a dynamic GQA group, of one group: 1 if present, else the
