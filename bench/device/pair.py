@@ -56,10 +56,16 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
     for key in ("dtype", "d", "dv", "has_lse", "kind", "alignment", "left", "right"):
         if getattr(ma, key) != getattr(mb, key):
             raise ValueError("%s and %s differ in %s" % (a, b, key))
+    if run.static_heads(ma) != run.static_heads(mb):
+        raise ValueError("%s and %s differ in their static head counts" % (a, b))
     ka, kb = rt.load(artifacts, a), rt.load(artifacts, b)
     recs = []
     try:
-        h = run.TIMING_HIDDEN // ma.d
+        # Head counts the kernels' types fix (a GQA key's Hq and Hkv), else
+        # the benchmark's H * D = 2048 with as many K/V heads as query heads.
+        sq, skv = run.static_heads(ma)
+        h = sq or run.TIMING_HIDDEN // ma.d
+        hkv = skv or h
         dt = run.torch_dtype(ma.dtype)
         for n in ns:
             bsz = run.TIMING_TOKENS // n
@@ -67,16 +73,16 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
             if ma.causal:
                 flops /= 2
             q = torch.randn(bsz, h, n, ma.d, dtype=dt, device=device)
-            k = torch.randn(bsz, h, n, ma.d, dtype=dt, device=device)
-            v = torch.randn(bsz, h, n, ma.dv, dtype=dt, device=device)
+            k = torch.randn(bsz, hkv, n, ma.d, dtype=dt, device=device)
+            v = torch.randn(bsz, hkv, n, ma.dv, dtype=dt, device=device)
             oa = torch.empty(bsz, h, n, ma.dv, dtype=dt, device=device)
             ob = torch.empty_like(oa)
             la = torch.empty(bsz, h, n, dtype=torch.float32, device=device) if ma.has_lse else None
             lb = torch.empty_like(la) if la is not None else None
             g = torch.Generator(device=device)
             g.manual_seed(n)
-            xa = run.make_extra(ma, (bsz, h, h, n, n), g, device)
-            xb = run.make_extra(mb, (bsz, h, h, n, n), g, device)
+            xa = run.make_extra(ma, (bsz, h, hkv, n, n), g, device)
+            xb = run.make_extra(mb, (bsz, h, hkv, n, n), g, device)
             fa = lambda: ka.launch(q, k, v, oa, la, extra=xa)
             fb = lambda: kb.launch(q, k, v, ob, lb, extra=xb)
             ta, tb = [], []

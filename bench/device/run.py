@@ -310,6 +310,18 @@ def make_inputs(meta, shape, layout, seed, device):
     return q, k, v, o, lse, make_extra(meta, shape, g, device)
 
 
+def static_heads(meta):
+    """(Hq, Hkv) where the kernel's buffer types fix them (a GQA key's
+    heads), else None each."""
+    def heads(role):
+        for buf in meta.raw.get("buffers", []):
+            if role in buf["roles"]:
+                h = buf["static_shape"][1]
+                return h if h > 0 else None
+        return None
+    return heads("q"), heads("k")
+
+
 def make_extra(meta, shape, g, device):
     """Random bias (its broadcast extents from the kernel's static shape) and
     ALiBi slopes in (0, 1) for the kernels that take them."""

@@ -107,24 +107,13 @@ def check(kernel, ref_kernel, meta, inputs, ref, device):
     return None
 
 
-def static_heads(meta, gqa):
-    """(Hq, Hkv) where the kernel's types fix them, else None each."""
-    def heads(role):
-        for b in meta.raw.get("buffers", []):
-            if role in b["roles"]:
-                h = b["static_shape"][1]
-                return h if h > 0 else None
-        return None
-    return heads("q"), heads("k")
-
-
 def timing_inputs(meta, n, gqa, device):
     """Rotating input sets of the benchmark shape whose total exceeds twice
     the L2."""
     import torch
     bsz, h = run.TIMING_TOKENS // n, run.TIMING_HIDDEN // meta.d
     hkv = h // gqa if gqa > 1 and h % gqa == 0 else h
-    sq, skv = static_heads(meta, gqa)
+    sq, skv = run.static_heads(meta)
     if (sq and sq != h) or (skv and skv != hkv):
         raise RuntimeError("the kernel's static heads (%s, %s) are not the benchmark's (%d, %d)"
                            % (sq, skv, h, hkv))
@@ -203,7 +192,7 @@ def measure_key(report, kernels, n, top, rounds, reps, device, env, log, confirm
                "candidates": len(ranked), "rejected": []}
     t0 = time.time()
     gqa = key["gqa"] if key["gqa"] > 1 else 1
-    hq, hkv = static_heads(meta, gqa)
+    hq, hkv = run.static_heads(meta)
     odd = (2, hq or 4 * gqa, hkv or (hq or 4 * gqa) // gqa, 333, 517)  # no length a multiple of a block
     seed = int.from_bytes(os.urandom(4), "little")
     summary["check_seed"] = seed
