@@ -13,16 +13,8 @@
 # STEPS picks (default "exp study tune"); everything ends within LIMIT_S.
 # usage (device): bash bench/device/probes/session9-r1.sh
 set -uo pipefail
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-limit=${LIMIT_S:-570}
 steps=${STEPS:-exp study tune}
-t0=$(date +%s)
-left() { echo $(( limit - ($(date +%s) - t0) )); }
-bash bench/device/build_runtime.sh /tmp/brt > "$out/build-runtime.txt" 2>&1 || { tail -20 "$out/build-runtime.txt"; exit 2; }
-L=/tmp/brt/libattn_runtime.so
-export PYTHONUNBUFFERED=1
-mkdir -p /tmp/t
-for f in .device/pack/*.tgz; do tar xzf "$f" -C /tmp/t; done
+source bench/device/probes/device_setup.sh 570
 if [[ $steps == *exp* ]]; then
   timeout 110 python3 bench/device/run.py --artifacts .device/exp --runtime $L \
     --out /tmp/exp-check --quick --no-isolate --kernel-timeout 60 > "$out/exp-check.txt" 2>&1

@@ -13,15 +13,7 @@
 #     (tune_validate.sh's pairs over .device/val, pair.py), in the rest.
 # usage (device): bash bench/device/probes/session9-r2.sh
 set -uo pipefail
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-limit=${LIMIT_S:-380}
-t0=$(date +%s)
-left() { echo $(( limit - ($(date +%s) - t0) )); }
-bash bench/device/build_runtime.sh /tmp/brt > "$out/build-runtime.txt" 2>&1 || { tail -20 "$out/build-runtime.txt"; exit 2; }
-L=/tmp/brt/libattn_runtime.so
-export PYTHONUNBUFFERED=1
-mkdir -p /tmp/t
-for f in .device/pack/*.tgz; do tar xzf "$f" -C /tmp/t; done
+source bench/device/probes/device_setup.sh 380
 timeout 100 python3 bench/device/run.py --artifacts /tmp/t/art --runtime $L \
   --out /tmp/art-check --quick --no-isolate --kernel-timeout 60 > "$out/art-check.txt" 2>&1
 echo "run.py: exit $?"; grep -E "FAIL|fail|passed|kernels" "$out/art-check.txt" | tail -12
