@@ -112,6 +112,9 @@ void mlir::attn::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   // Ops with an intrinsic are left alone.
   kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Loop hints from the tile level (the persistent tile loop's) as
+  // !llvm.loop metadata.
+  kernels.addPass(attn::createAttnLoopAnnotations());
 }
 
 /// Shared-memory pointers are 64-bit in the NVPTX backend unless its

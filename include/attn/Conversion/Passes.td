@@ -104,4 +104,26 @@ def AttnTensorMapParams : Pass<"attn-tensor-map-params", "::mlir::gpu::GPUModule
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def AttnLoopAnnotations : Pass<"attn-loop-annotations"> {
+  let summary = "Give LLVM the loop hints that scf.for carried (`llvm.loop_annotation`)";
+  let description = [{
+    `convert-scf-to-cf` copies an `scf.for`'s `llvm.loop_annotation`
+    attribute to the loop's back-edge branch, and `convert-cf-to-llvm`
+    copies it again to the `llvm.br`, but as a discardable attribute of
+    that name, which the translation to LLVM IR ignores: it emits
+    `!llvm.loop` metadata only from the branch's own `loop_annotation`.
+    This pass moves the one into the other on every `llvm.br` and
+    `llvm.cond_br`, so that a hint set at the tile level (the persistent
+    tile loop's `licm.disable`, attn-warp-specialize) reaches LLVM.
+
+    ```mlir
+    // Before
+    llvm.br ^bb1(%n : i32) {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
+    // After
+    llvm.br ^bb1(%n : i32) {loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // ATTN_CONVERSION_PASSES_TD

@@ -12,6 +12,8 @@
 // arrive at after the chain.
 
 // Unmasked (tiles of equal work): worker w takes tiles w, w + workers, ...
+// CHECK: #[[$LICM:.+]] = #llvm.loop_licm<disable = true>
+// CHECK: #[[$LOOP:.+]] = #llvm.loop_annotation<licm = #[[$LICM]]>
 // CHECK-LABEL: func.func @unmasked
 // CHECK: attn.program (%[[M:[^,]+]], %[[BH:[^)]+]]) in (%[[GM:[^,]+]], %[[GBH:[^)]+]])
 // CHECK-NEXT: persistent = true>, persistent, shared_bytes
@@ -51,7 +53,8 @@
 // CHECK-NEXT: attn.finalize
 // CHECK: attn.store
 // CHECK: scf.yield
-// CHECK-NEXT: }
+// Each tile's own code stays in the tile loop (LLVM's LICM off there).
+// CHECK-NEXT: } {llvm.loop_annotation = #[[$LOOP]]}
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 func.func @unmasked(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,

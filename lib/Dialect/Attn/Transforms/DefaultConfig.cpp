@@ -135,13 +135,22 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // 1.07-1.08x at N = 512, 1.04-1.05x at 1024, 1.02-1.03x from 2048 on
     // against the same kernel without (results/h200/2026-12-01-
     // persistent.md). Causal tiles differ in work (the mirrored rounds
-    // above help only up to 8192 keys); D = 256 (1.00-1.05x) spills 48-52
-    // bytes with the tile loop.
+    // above help only up to 8192 keys).
     if (specializable && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/mask.getKind() == MaskKind::None);
+    // D = 256 runs persistent too since the tile loop stopped spilling
+    // (LICM off in it, PersistentTiles.cpp): against the same kernel
+    // without, interleaved (results/h200/2026-12-03-session10-r1.md),
+    // N = 1024 / 4096 / 16384, unmasked f16 1.03 / 1.02 / 1.03x, bf16
+    // 1.04 / 1.02 / 1.07x; causal (bottom-right) 1.06 / 1.06x up to 4096
+    // keys but 0.64x at 16384 (the tiles' work differs; as for D = 128,
+    // a choice by length).
     if (plain && d == 256)
-      return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
+      return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true,
+                   /*persistent=*/mask.getKind() == MaskKind::None ||
+                       (mask.getKind() == MaskKind::Causal && seqLen > 0 &&
+                        seqLen <= 4096));
     // A bias tile (read by the consumers from global memory, element by
     // element, beside the scores) at D = 128: the warp-specialized 128 x 64
     // kernel ran 1.23 / 1.28 / 1.28x the cp.async one below (unmasked f16,

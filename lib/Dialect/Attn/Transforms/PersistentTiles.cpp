@@ -34,6 +34,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -107,6 +108,23 @@ TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
         lb, loc, arith::MulIOp::create(lb, loc, t.it, workers),
         position(lb, t.it));
   }
+  // No loop-invariant code motion out of the tile loop (the latch's
+  // !llvm.loop metadata, through scf-to-cf): LLVM would hoist what each
+  // tile recomputes and the consumers keep live only between their first
+  // product and the chain, such as the 16 64-bit wgmma descriptors of the
+  // first K block at D = 256, to the kernel's entry, live across every
+  // tile's K/V loop. That spilled the D = 256 overlapped kernel (52 bytes
+  // at the 240-register cap); with the hint it has none.
+  MLIRContext *ctx = b.getContext();
+  t.loop->setAttr(
+      "llvm.loop_annotation",
+      LLVM::LoopAnnotationAttr::get(
+          ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
+          /*unroll=*/{}, /*unrollAndJam=*/{},
+          LLVM::LoopLICMAttr::get(ctx, b.getBoolAttr(true), {}),
+          /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{},
+          /*unswitch=*/{}, /*mustProgress=*/{}, /*isVectorized=*/{},
+          /*startLoc=*/{}, /*endLoc=*/{}, /*parallelAccesses=*/{}));
   Block *body = t.loop.getBody();
   for (Operation *op = t.loop->getNextNode(); op;) {
     Operation *next = op->getNextNode();

@@ -361,6 +361,7 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::attn::AttnDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
