@@ -47,10 +47,14 @@
 // CHECK: } consumers {
 // CHECK: scf.for %{{.*}} iter_args(%[[CBASE:[^ ]+]] = %{{.*}}, %[[CIT:[^ ]+]] = %{{.*}})
 // CHECK: attn.mbarrier_wait %[[PRE]][%{{.*}}], %[[CIT]]
-// The three K/V loops, each offset by the consumers' own count.
+// The three K/V loops and the peeled last block, each offset by the
+// consumers' own count.
 // CHECK-COUNT-3: arith.addi %{{.*}}, %[[CBASE]]
 // CHECK: attn.mbarrier_arrive %[[PREEMPTY]]
-// CHECK-NEXT: attn.finalize
+// CHECK-NEXT: arith.cmpi slt
+// CHECK-NEXT: scf.if
+// CHECK: arith.addi %{{.*}}, %[[CBASE]]
+// CHECK: attn.finalize
 // CHECK: attn.store
 // CHECK: scf.yield
 // Each tile's own code stays in the tile loop (LLVM's LICM off there).

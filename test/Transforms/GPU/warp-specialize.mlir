@@ -153,6 +153,27 @@ func.func @two_heights(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // CHECK-NOT: attn.mbarrier_arrive
 // CHECK: attn.dot_wait %[[S]]
 // CHECK-NEXT: attn.mbarrier_arrive
+// The loops stop before the last block (min(bound, upper - 1)), which runs
+// once after them, under lower < upper, without the spare product of a
+// next block and its wait, its ring's waits and arrivals kept.
+// CHECK: %[[LASTB:[^ ]+]] = arith.minsi %upper, %[[UM1:[^ ]+]] : index
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[LASTB]]
+// CHECK: %[[ANY2:[^ ]+]] = arith.cmpi slt, %lower, %upper : index
+// CHECK-NEXT: scf.if %[[ANY2]]
+// CHECK-NOT: attn.dot_wait
+// CHECK: arith.muli %[[UM1]]
+// CHECK-NOT: transpose_b
+// CHECK: attn.mbarrier_wait
+// CHECK-NOT: transpose_b
+// CHECK: attn.online_softmax
+// CHECK: attn.mbarrier_arrive
+// CHECK: attn.mbarrier_wait
+// CHECK-NEXT: attn.dot
+// CHECK-NEXT: attn.mbarrier_arrive
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield
+// CHECK: attn.finalize
 func.func @with_overlap(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                         %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)

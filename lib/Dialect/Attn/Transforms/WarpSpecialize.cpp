@@ -39,13 +39,17 @@
 //     stage's full wait; attn.turn_signal after it), so that the
 //     warpgroups' products alternate and one's softmax runs under
 //     another's products.
-//  6. With `persistent`: both roles loop over the tiles (PersistentTiles.h),
+//  6. With `overlap_softmax` (not with `ping_pong`): the last block runs
+//     once, after the chain, without the spare product of the next block
+//     (PeelLastBlock.h).
+//  7. With `persistent`: both roles loop over the tiles (PersistentTiles.h),
 //     every chain position offset by the blocks of the CTA's earlier tiles.
 //
 //===----------------------------------------------------------------------===//
 
 #include "attn/Dialect/Attn/Transforms/CopyChains.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Dialect/Attn/Transforms/PeelLastBlock.h"
 #include "attn/Dialect/Attn/Transforms/PersistentTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -470,10 +474,19 @@ bool Specializer::run() {
   for (Value buffer : chain.buffers)
     buffer.getDefiningOp()->erase();
 
-  // Step 6.
+  // Step 6 (the chain's range before the peel bounds its loops).
+  Value lower = chain.lower(), upper = chain.upper();
+  if (program.getGpuConfigOrDefault().getOverlapSoftmax() &&
+      !program.getGpuConfigOrDefault().getPingPong() &&
+      !peelLastBlock(program, chain.loops, lower, upper, why))
+    program.emitWarning() << "overlap_softmax: the last block's spare "
+                             "product stays: "
+                          << why;
+
+  // Step 7.
   if (persistent) {
     SpecializedProgram sp{program, ws,   pre,  preWait,
-                          chain.lower(), chain.upper(), chain.loops.back(),
+                          lower,   upper, chain.loops.back(),
                           base, 128 * consumerGroups};
     if (!makePersistent(sp, why))
       program.emitWarning()
