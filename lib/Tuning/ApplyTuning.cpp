@@ -5,6 +5,7 @@
 #include "attn/Tuning/TuningDB.h"
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
+#include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -143,7 +144,10 @@ struct AttnApplyTuningPass
         continue;
       }
       op.setConfigAttr(tiles);
-      op.setGpuConfigAttr(gpu);
+      int64_t keyLength = op.getKeyType().getDimSize(2);
+      op.setGpuConfigAttr(withShortKeySchedule(
+          gpu, op.getQueryType().getDimSize(3),
+          ShapedType::isDynamic(keyLength) ? seqLen : keyLength));
       if (source.empty())
         source = (e.key.nBucket == key->nBucket ? "db exact "
                                                 : "db nearest ") +

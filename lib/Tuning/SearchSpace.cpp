@@ -19,7 +19,7 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                             /*overlap_softmax=*/warpSpecialize &&
                                 overlapSoftmax,
                             warpSpecialize, /*ping_pong=*/false, persistent,
-                            /*fma_exp2=*/0);
+                            /*fma_exp2=*/0, /*peel_last_block=*/false);
 }
 
 std::string TuningCandidate::str() const {

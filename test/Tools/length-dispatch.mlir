@@ -3,14 +3,17 @@
 // persistent kernel up to 8192 keys, one CTA per tile above) it
 // writes one kernel per run of length buckets and a dispatch table in the
 // main kernel's JSON; where the configuration is the same for every length
-// (unmasked D = 128), one kernel and no table. --seq-len compiles for
+// (unmasked D = 128, but for the short-key schedule: the last block
+// peeled up to 1024 keys), one variant fewer. --seq-len compiles for
 // lengths up to N only; --no-length-dispatch one kernel for all lengths.
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: attn-compile %s --chip=sm_90a --tuning-db=none -o %t/d | FileCheck %s --check-prefix=OUT
 // OUT: causal: {{.*}}/causal.json
+// OUT-NEXT: key length <= 1024: {{.*}}/causal__n1024.json
 // OUT-NEXT: key length <= 8192: {{.*}}/causal__n8192.json
 // OUT-NEXT: none: {{.*}}/none.json
+// OUT-NEXT: key length <= 1024: {{.*}}/none__n1024.json
 // OUT-NOT: key length
 
 // RUN: FileCheck %s --check-prefix=MAIN < %t/d/causal.json
@@ -18,6 +21,10 @@
 // MAIN: "dispatch": {
 // MAIN-NEXT: "on": "k.size2",
 // MAIN-NEXT: "variants": [
+// MAIN-NEXT: {
+// MAIN-NEXT: "kernel": "causal__n1024",
+// MAIN-NEXT: "max": 1024
+// MAIN-NEXT: },
 // MAIN-NEXT: {
 // MAIN-NEXT: "kernel": "causal__n8192",
 // MAIN-NEXT: "max": 8192
@@ -42,7 +49,10 @@
 // RUN: FileCheck %s --check-prefix=SHORTPTX < %t/d/length-dispatch__n8192.sm_90a.ptx
 // SHORTPTX: .entry causal__n8192(
 // SHORTPTX-NOT: .entry none__n8192(
-// RUN: not grep -q '"dispatch"' %t/d/none.json
+// RUN: FileCheck %s --check-prefix=NONE < %t/d/none.json
+// NONE: "kernel": "none__n1024",
+// NONE-NEXT: "max": 1024
+// NONE-NOT: "kernel"
 
 // RUN: attn-compile %s --chip=sm_90a --tuning-db=none --seq-len=512 -o %t/s | FileCheck %s --check-prefix=SEQ
 // SEQ-NOT: key length

@@ -1,4 +1,4 @@
-// RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=512' | FileCheck %s --check-prefixes=CHECK,SHORT,SHORT256
+// RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=2048' | FileCheck %s --check-prefixes=CHECK,SHORT,SHORT256
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=4096' | FileCheck %s --check-prefixes=CHECK,SHORT,SHORT256
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=8192' | FileCheck %s --check-prefixes=CHECK,SHORT,LONG256
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=16384' | FileCheck %s --check-prefixes=CHECK,LONG,LONG256
@@ -30,9 +30,10 @@ func.func @causal_d256_dynamic(%q: memref<?x?x?x256xbf16>) {
   return
 }
 
-// A static key length of 256 is short whatever seq-len says.
+// A static key length of 256 is short whatever seq-len says (and takes
+// the short-key schedule, peel_last_block, default-config-short-keys.mlir).
 // CHECK-LABEL: func.func @causal_static_short
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
 func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
                  outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -51,14 +52,14 @@ func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
 // Both alignments and both element types (each checked and timed on the
 // device, results/h200/2026-12-02-persistent-causal.md).
 // CHECK-LABEL: func.func @causal_short_top_left
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
 func.func @causal_short_top_left(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
                  outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
 // CHECK-LABEL: func.func @causal_short_bf16
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
 func.func @causal_short_bf16(%q: memref<2x4x256x128xbf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>)
                  outs(%q : memref<2x4x256x128xbf16>) {mask = #attn.mask<causal, bottom_right>}

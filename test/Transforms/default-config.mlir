@@ -30,9 +30,10 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 
 // Works on tensors as well: the config is attached before bufferization.
 // CHECK-LABEL: func.func @fills_config_tensor
+// (A static key length of 16: the short-key schedule, peel_last_block.)
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 // Without a chip (the CPU) there are no GPU knobs to choose.
 // CPU-NOT: gpu_config

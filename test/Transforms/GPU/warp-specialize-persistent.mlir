@@ -16,7 +16,7 @@
 // CHECK: #[[$LOOP:.+]] = #llvm.loop_annotation<licm = #[[$LICM]]>
 // CHECK-LABEL: func.func @unmasked
 // CHECK: attn.program (%[[M:[^,]+]], %[[BH:[^)]+]]) in (%[[GM:[^,]+]], %[[GBH:[^)]+]])
-// CHECK-NEXT: persistent = true>, persistent, shared_bytes
+// CHECK-NEXT: persistent = true, peel_last_block = true>, persistent, shared_bytes
 // CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 2 : i64, {{.*}}} : !attn.mbarriers<1>
 // CHECK-NEXT: %[[PREEMPTY:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<1>
 // CHECK: %[[EMPTYK:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<2>
@@ -66,7 +66,7 @@ func.func @unmasked(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%o : memref<?x?x?x128xf16>)
                  {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
-                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>}
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>}
   return
 }
 

@@ -179,7 +179,23 @@ func.func @with_overlap(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o : memref<?x?x?x64xf16>)
                  {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
-                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, peel_last_block = true>}
+  return
+}
+
+// -----
+
+// peel_last_block without overlap_softmax: nothing to peel, said so.
+// CHECK-LABEL: func.func @peel_without_overlap
+// CHECK-NOT: scf.if
+// CHECK: attn.finalize
+func.func @peel_without_overlap(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                                %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  // expected-warning @+1 {{peel_last_block: not applied: it needs overlap_softmax and not ping_pong}}
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, peel_last_block = true>}
   return
 }
 

@@ -101,7 +101,7 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                       bool, bool, bool, bool, bool, bool, bool,
-                      unsigned fmaExp2) {
+                      unsigned fmaExp2, bool) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "

@@ -61,7 +61,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
-                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0)};
+                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -240,6 +240,28 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   llvm_unreachable("unknown mask kind");
 }
 
+GpuConfigAttr mlir::attn::withShortKeySchedule(GpuConfigAttr gpu,
+                                               int64_t headDim,
+                                               int64_t seqLen) {
+  // The last block without the overlap's spare product, interleaved
+  // against the same kernels with it (results/h200/2026-12-03-session10-
+  // r2.md), N = 512 / 1024 / 4096 / 16384: D = 128 unmasked persistent
+  // 1.06 / 1.04 / 1.00 / 0.97, causal persistent 1.15 / 1.03 / 0.96 / 1.00,
+  // D = 64 1.07 / 1.04 / 1.02 / 1.00, D = 192 1.02 / 1.02 / 1.01 / 0.99,
+  // D = 256 unmasked persistent 1.03 / 0.975 / 0.93 / 0.99, causal 1.07 /
+  // 1.04 / 1.01 / 1.00: a gain with few blocks per query tile only.
+  int64_t upTo = headDim >= 256 ? 512 : 1024;
+  if (!gpu || !gpu.getWarpSpecialize() || !gpu.getOverlapSoftmax() ||
+      gpu.getPingPong() || seqLen <= 0 || seqLen > upTo ||
+      gpu.getPeelLastBlock())
+    return gpu;
+  return GpuConfigAttr::get(
+      gpu.getContext(), gpu.getLazyRescale(), gpu.getReverseKv(),
+      gpu.getLoopLocalIds(), gpu.getWgmma(), gpu.getOverlapSoftmax(),
+      gpu.getWarpSpecialize(), gpu.getPingPong(), gpu.getPersistent(),
+      gpu.getFmaExp2(), /*peel_last_block=*/true);
+}
+
 namespace {
 struct AttnDefaultConfigPass
     : public attn::impl::AttnDefaultConfigBase<AttnDefaultConfigPass> {
@@ -272,7 +294,9 @@ struct AttnDefaultConfigPass
           ShapedType::isDynamic(keyLength) ? seqLen : keyLength);
       op.setConfigAttr(config.tiles);
       if (!chip.empty() && !op.getGpuConfig())
-        op.setGpuConfigAttr(config.gpu);
+        op.setGpuConfigAttr(withShortKeySchedule(
+            config.gpu, op.getQueryType().getDimSize(3),
+            ShapedType::isDynamic(keyLength) ? seqLen : keyLength));
     });
   }
 };

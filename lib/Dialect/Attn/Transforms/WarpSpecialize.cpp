@@ -39,9 +39,9 @@
 //     stage's full wait; attn.turn_signal after it), so that the
 //     warpgroups' products alternate and one's softmax runs under
 //     another's products.
-//  6. With `overlap_softmax` (not with `ping_pong`): the last block runs
-//     once, after the chain, without the spare product of the next block
-//     (PeelLastBlock.h).
+//  6. With `peel_last_block` (and `overlap_softmax`, not `ping_pong`): the
+//     last block runs once, after the chain, without the spare product of
+//     the next block (PeelLastBlock.h).
 //  7. With `persistent`: both roles loop over the tiles (PersistentTiles.h),
 //     every chain position offset by the blocks of the CTA's earlier tiles.
 //
@@ -476,12 +476,14 @@ bool Specializer::run() {
 
   // Step 6 (the chain's range before the peel bounds its loops).
   Value lower = chain.lower(), upper = chain.upper();
-  if (program.getGpuConfigOrDefault().getOverlapSoftmax() &&
-      !program.getGpuConfigOrDefault().getPingPong() &&
-      !peelLastBlock(program, chain.loops, lower, upper, why))
-    program.emitWarning() << "overlap_softmax: the last block's spare "
-                             "product stays: "
-                          << why;
+  GpuConfigAttr gpu = program.getGpuConfigOrDefault();
+  if (gpu.getPeelLastBlock()) {
+    if (!gpu.getOverlapSoftmax() || gpu.getPingPong())
+      program.emitWarning() << "peel_last_block: not applied: it needs "
+                               "overlap_softmax and not ping_pong";
+    else if (!peelLastBlock(program, chain.loops, lower, upper, why))
+      program.emitWarning() << "peel_last_block: not applied: " << why;
+  }
 
   // Step 7.
   if (persistent) {

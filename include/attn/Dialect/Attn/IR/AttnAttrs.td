@@ -180,6 +180,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       0 and NaN stays NaN) instead of `ex2.approx` on the MUFU pipe, which
       a softcap's `tanh` shares (two MUFU operations an element instead
       of one).
+    * `peel_last_block` (with `overlap_softmax` and `warp_specialize`, not
+      `ping_pong`): the K/V loops stop one block early and the last block
+      runs once after them (`attn-warp-specialize`, PeelLastBlock.h),
+      without the next block's product that the overlap otherwise computes
+      for the last block a second time (one product in 2 x blocks: 12.5%
+      at 4 blocks). It pays with few blocks per query tile and costs at
+      long rows in persistent kernels; the configuration passes set it for
+      key lengths up to 1024 (`withShortKeySchedule`).
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -197,7 +205,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$warp_specialize,
     DefaultValuedParameter<"bool", "false">:$ping_pong,
     DefaultValuedParameter<"bool", "false">:$persistent,
-    DefaultValuedParameter<"unsigned", "0">:$fma_exp2
+    DefaultValuedParameter<"unsigned", "0">:$fma_exp2,
+    DefaultValuedParameter<"bool", "false">:$peel_last_block
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -205,13 +214,15 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids,
                    /*wgmma=*/false, /*overlap_softmax=*/false,
                    /*warp_specialize=*/false, /*ping_pong=*/false,
-                   /*persistent=*/false, /*fma_exp2=*/0);
+                   /*persistent=*/false, /*fma_exp2=*/0,
+                   /*peel_last_block=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
-                   /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0);
+                   /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
+                   /*peel_last_block=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
