@@ -34,7 +34,8 @@
 //     block j + 1 is loaded where K of j was (so attn-stage-shared and
 //     attn-pipeline stage it like any load of the position; the position
 //     is clamped to hi - 1, so the last block's product is computed twice
-//     rather than guarded), its product issued async; the
+//     rather than guarded; `peel_last_block` removes that product after
+//     warp specialization, PeelLastBlock.h), its product issued async; the
 //     softmax gets a zero accumulator (its rescaled copy is dead); before
 //     P V, attn.dot_wait {pending = 0} and the rescale, written out as tile
 //     ops. Nothing async crosses an iteration, so the barriers that guard

@@ -6,7 +6,9 @@
 // With few blocks per query tile that spare product is a large share of
 // the work: 1 in 2 x (blocks) products, 12.5% at 4 blocks (N = 512 with
 // 128-key blocks), 6% at 8. attn-warp-specialize calls this on the
-// consumers of an overlapped program: the chain's loops stop one block
+// consumers of an overlapped program whose #attn.gpu_config has
+// `peel_last_block` (set for short key lengths only: at long rows it cost
+// persistent kernels up to 7%): the chain's loops stop one block
 // early and a copy of the last loop's body without the next product runs
 // the last block once, after the chain.
 //
