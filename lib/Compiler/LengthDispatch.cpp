@@ -19,7 +19,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <map>
 #include <set>
@@ -74,6 +76,48 @@ configurationsFor(ModuleOp module, const GPUPipelineOptions &options,
   return out;
 }
 
+namespace {
+/// A diagnostic of another context, kept as text to be emitted again in
+/// the caller's.
+struct CollectedDiagnostic {
+  DiagnosticSeverity severity;
+  std::string file;
+  unsigned line = 0, column = 0;
+  std::string message;
+  std::vector<CollectedDiagnostic> notes;
+};
+} // namespace
+
+static CollectedDiagnostic collectDiagnostic(Diagnostic &diag) {
+  CollectedDiagnostic out;
+  out.severity = diag.getSeverity();
+  if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation())) {
+    out.file = loc.getFilename().str();
+    out.line = loc.getLine();
+    out.column = loc.getColumn();
+  }
+  out.message = diag.str();
+  for (Diagnostic &note : diag.getNotes())
+    out.notes.push_back(collectDiagnostic(note));
+  return out;
+}
+
+static void emitCollected(MLIRContext *ctx, const CollectedDiagnostic &diag) {
+  Location loc = diag.file.empty()
+                     ? Location(UnknownLoc::get(ctx))
+                     : Location(FileLineColLoc::get(ctx, diag.file, diag.line,
+                                                    diag.column));
+  InFlightDiagnostic out = ctx->getDiagEngine().emit(loc, diag.severity);
+  out << diag.message;
+  for (const CollectedDiagnostic &note : diag.notes) {
+    Location noteLoc =
+        note.file.empty() ? loc
+                          : Location(FileLineColLoc::get(ctx, note.file,
+                                                         note.line, note.column));
+    out.attachNote(noteLoc) << note.message;
+  }
+}
+
 FailureOr<GPUArtifacts>
 mlir::attn::compileWithLengthDispatch(ModuleOp module,
                                       const GPUPipelineOptions &options,
@@ -106,7 +150,15 @@ mlir::attn::compileWithLengthDispatch(ModuleOp module,
   if (members.empty())
     return compileToGPU(module, options, withCubin);
 
-  std::vector<LengthVariant> variants;
+  // Each variant module, renamed, as text with its locations (diagnostics
+  // point into the user's source from any context).
+  struct Job {
+    int64_t maxLength;
+    std::string source;
+    FailureOr<GPUArtifacts> result = failure();
+    std::vector<CollectedDiagnostic> diagnostics;
+  };
+  std::vector<Job> jobs;
   for (auto &[maxLength, names] : members) {
     OwningOpRef<ModuleOp> clone(module.clone());
     std::string suffix = "__n" + std::to_string(maxLength);
@@ -132,20 +184,81 @@ mlir::attn::compileWithLengthDispatch(ModuleOp module,
                                    "length variant";
       SymbolTable::setSymbolName(func, name);
     }
+    Job job;
+    job.maxLength = maxLength;
+    llvm::raw_string_ostream os(job.source);
+    clone->print(os, OpPrintingFlags().enableDebugInfo());
+    jobs.push_back(std::move(job));
+  }
+
+  // Compiles job i in a context of its own: a variant's PTX and cubin take
+  // as long as the main kernels' (ptxas half of it), and the 2-3 modules of
+  // an artifact have nothing to share, so they run side by side.
+  MLIRContext *ctx = module.getContext();
+  const DialectRegistry &registry = ctx->getDialectRegistry();
+  bool printOp = ctx->shouldPrintOpOnDiagnostic();
+  auto compileJob = [&](Job &job) {
+    auto own = std::make_shared<MLIRContext>(
+        registry, MLIRContext::Threading::DISABLED);
+    own->printOpOnDiagnostic(printOp);
+    ScopedDiagnosticHandler collect(own.get(), [&](Diagnostic &diag) {
+      job.diagnostics.push_back(collectDiagnostic(diag));
+      return success();
+    });
+    OwningOpRef<ModuleOp> variant =
+        parseSourceString<ModuleOp>(job.source, ParserConfig(own.get()));
+    if (!variant)
+      return;
     GPUPipelineOptions forRun;
     forRun.copyOptionValuesFrom(options);
-    forRun.seqLen = maxLength;
-    FailureOr<GPUArtifacts> compiled = compileToGPU(*clone, forRun, withCubin);
-    if (failed(compiled))
-      return failure();
-    variants.push_back({maxLength, std::move(*compiled)});
-  }
+    forRun.seqLen = job.maxLength;
+    job.result = compileToGPU(*variant, forRun, withCubin);
+    if (succeeded(job.result))
+      job.result->context = std::move(own);
+  };
   GPUPipelineOptions longest;
   longest.copyOptionValuesFrom(options);
   longest.seqLen = buckets.back();
-  FailureOr<GPUArtifacts> main = compileToGPU(module, longest, withCubin);
+  FailureOr<GPUArtifacts> main = failure();
+  // What the main compilation reported (passed on as it comes): the same
+  // warning from a variant (a database that cannot be read) is not repeated.
+  std::set<std::string> reported;
+  auto text = [](const CollectedDiagnostic &diag) {
+    return std::to_string(int(diag.severity)) + diag.file + ":" +
+           std::to_string(diag.line) + ":" + std::to_string(diag.column) +
+           diag.message;
+  };
+  ScopedDiagnosticHandler record(ctx, [&](Diagnostic &diag) {
+    reported.insert(text(collectDiagnostic(diag)));
+    return failure();
+  });
+  if (ctx->isMultithreadingEnabled()) {
+    llvm::DefaultThreadPool pool(llvm::optimal_concurrency(jobs.size()));
+    for (Job &job : jobs)
+      pool.async([&, jobPtr = &job] { compileJob(*jobPtr); });
+    main = compileToGPU(module, longest, withCubin);
+    pool.wait();
+  } else {
+    for (Job &job : jobs)
+      compileJob(job);
+    main = compileToGPU(module, longest, withCubin);
+  }
+  // A module the main compilation refuses fails the same way in its
+  // variants: its diagnostics alone say why.
   if (failed(main))
     return failure();
+  bool variantsOk = true;
+  for (Job &job : jobs) {
+    for (CollectedDiagnostic &diag : job.diagnostics)
+      if (reported.insert(text(diag)).second)
+        emitCollected(ctx, diag);
+    variantsOk &= succeeded(job.result);
+  }
+  if (!variantsOk)
+    return failure();
+  std::vector<LengthVariant> variants;
+  for (Job &job : jobs)
+    variants.push_back({job.maxLength, std::move(*job.result)});
   for (KernelInfo &kernel : main->kernels)
     for (int64_t maxLength : ends[kernel.name])
       kernel.dispatch.push_back(

@@ -67,6 +67,14 @@
 // LONG-ONLY: "ptx":
 // RUN: not ls %t/n/causal__n8192.json
 
+// The variants compile on other threads, each in a context of its own;
+// what they report comes back located in this file, and a warning that
+// the main compilation gave too (a database that cannot be read) once.
+// RUN: attn-compile %s --chip=sm_90a --tuning-db=%t/missing.sqlite -o %t/m 2>&1 >/dev/null | FileCheck %s --check-prefix=ONCE
+// ONCE: length-dispatch.mlir:0:0: warning: tuning database '{{.*}}missing.sqlite': no such file; using the heuristic configurations
+// ONCE-NOT: warning
+// RUN: ls %t/m/causal__n8192.json %t/m/causal__n1024.json %t/m/none__n1024.json
+
 func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                   %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>,
                   %lse: memref<?x?x?xf32>) {

@@ -31,38 +31,41 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory category("attn-compile options");
 static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"),
-                                  cl::Required);
+                                  cl::Required, cl::cat(category));
 static cl::opt<std::string> outDir("o", cl::desc("Output directory"),
-                                   cl::Required);
+                                   cl::Required, cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("sm_80 or sm_90a"),
-                                 cl::init("sm_90a"));
+                                 cl::init("sm_90a"), cl::cat(category));
 static cl::opt<bool> cubin("cubin",
-                           cl::desc("Also assemble a cubin with ptxas"));
+                           cl::desc("Also assemble a cubin with ptxas"), cl::cat(category));
 static cl::opt<std::string> toolkit("toolkit",
                                     cl::desc("CUDA toolkit path (for ptxas)"),
-                                    cl::init(""));
+                                    cl::init(""), cl::cat(category));
 static cl::opt<std::string> tuningDb(
     "tuning-db",
     cl::desc("SQLite tuning database; 'none': the heuristic only; by "
              "default the database built for the chip, "
              "share/attn/tuning-<chip>.sqlite beside bin/, where there is one"),
-    cl::init(""));
+    cl::init(""), cl::cat(category));
 static cl::opt<bool> noSplit("no-split-kv-loop",
-                             cl::desc("Keep every K/V block masked"));
+                             cl::desc("Keep every K/V block masked"), cl::cat(category));
 static cl::opt<int64_t> seqLen(
     "seq-len",
     cl::desc("Largest key length the kernels will be launched for (0: any; "
              "then, where the configuration depends on the key length, one "
              "kernel per run of length buckets and a dispatch table)"),
-    cl::init(0));
+    cl::init(0), cl::cat(category));
 static cl::opt<bool> noDispatch(
     "no-length-dispatch",
     cl::desc("One kernel per function for every key length, no dispatch "
-             "table"));
+             "table"), cl::cat(category));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --help lists this tool's options, not every LLVM backend's.
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "attn kernel compiler\n");
   std::unique_ptr<MLIRContext> ctx = attn::createContext();
   // Diagnostics point into the user's source; the generic dump of the

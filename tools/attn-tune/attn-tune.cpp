@@ -48,37 +48,38 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory category("attn-tune options");
 static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"),
-                                  cl::Required);
+                                  cl::Required, cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("sm_80 or sm_90a"),
-                                 cl::init("sm_90a"));
+                                 cl::init("sm_90a"), cl::cat(category));
 static cl::list<int64_t> seqLens("n",
                                  cl::desc("Sequence lengths ranked for "
                                           "(comma-separated; 4096 if none)"),
-                                 cl::CommaSeparated);
+                                 cl::CommaSeparated, cl::cat(category));
 static cl::opt<int64_t> top("top", cl::desc("Candidates to emit"),
-                            cl::init(16));
+                            cl::init(16), cl::cat(category));
 static cl::opt<std::string> emitDir("emit",
                                     cl::desc("Write the best candidates' "
                                              "artifacts here"),
-                                    cl::init(""));
+                                    cl::init(""), cl::cat(category));
 static cl::opt<std::string> toolkit("toolkit",
                                     cl::desc("CUDA toolkit path (ptxas)"),
-                                    cl::init(""));
+                                    cl::init(""), cl::cat(category));
 static cl::opt<unsigned> jobs("j", cl::desc("Parallel compilations"),
-                              cl::init(2));
+                              cl::init(2), cl::cat(category));
 static cl::opt<bool> emitAll(
     "emit-all",
     cl::desc("With --emit: write every candidate that compiled, the ones "
              "pruned for spills or an ignored setmaxnreg included (for "
              "timing the full legal space once)"),
-    cl::init(false));
+    cl::init(false), cl::cat(category));
 static cl::opt<std::string>
     cacheDir("cache-dir",
              cl::desc("Keep compilations here by content hash and reuse them "
                       "(default: $XDG_CACHE_HOME/attn/tune or "
                       "~/.cache/attn/tune; 'none': no cache)"),
-             cl::init(""));
+             cl::init(""), cl::cat(category));
 
 namespace {
 struct Outcome {
@@ -164,6 +165,8 @@ static std::string assemble(StringRef ptxas, StringRef ptx,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --help lists this tool's options, not every LLVM backend's.
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "attn tuning candidates\n");
   auto file = llvm::MemoryBuffer::getFile(input);
   if (!file) {

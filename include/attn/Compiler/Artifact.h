@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct GPUArtifacts {
   /// The same module compiled for shorter key lengths, where that chose
   /// other configurations (compileWithLengthDispatch).
   std::vector<LengthVariant> variants;
+  /// The context that owns the kernels' `launch` attributes when they were
+  /// compiled in a context of their own (a length variant compiled on
+  /// another thread); null when that is the caller's module's context.
+  std::shared_ptr<MLIRContext> context;
 };
 
 /// The kernels of a module compiled for key lengths up to `maxKeyLength`,
@@ -71,6 +76,10 @@ llvm::ArrayRef<int64_t> dispatchBuckets();
 /// the longest: its kernels `<kernel>__n<max>`, compiled with seq-len =
 /// the run's largest bucket, listed in each main kernel's dispatch table.
 /// The main kernels are compiled for the longest run (seq-len = 16384).
+/// The variants compile on other threads, each in a context of its own
+/// (unless the module's context has multithreading disabled), while the
+/// main kernels compile in the module's; their diagnostics follow the main
+/// compilation's, in the variants' order.
 FailureOr<GPUArtifacts>
 compileWithLengthDispatch(ModuleOp module, const GPUPipelineOptions &options,
                           bool withCubin);
