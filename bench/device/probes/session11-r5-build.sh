@@ -10,7 +10,7 @@
 # and copies those old kernels in beside them.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=.device/r5
+out=${R5_OUT:-.device/r5}
 rm -rf "$out" && mkdir -p "$out/src"
 for k in attn_f16_d256_none attn_bf16_d256_none attn_f16_d128_none; do
   sed "s/@$k(/@n_$k(/" .device/art/src/$k.mlir > "$out/src/n_$k.mlir"
