@@ -13,8 +13,9 @@
 // for D = Dv in {64, 128, 256}: 8 warps, 128 x 128 up to D = 128 (128 x 64
 // with a bias or index tiles at D = 128) without a window; one warpgroup and one
 // stage for causal D = 128 (64 x 128) and D = 256 (64 x 64); with a window
-// 64 x 64 on 4 warps (one stage at D = 128 and 256, one loop at D = 256). D = 192: 128 x 64 on
-// 8 warps; D != Dv: 64 x 128 (both <= 128) or 64 x 64 (256 on a side), one
+// 64 x 64 on 4 warps (one stage at D = 128 and 256, one loop at D = 256). D = Dv = 192:
+// 128 x 80 warp-specialized and overlapped (persistent when unmasked); 192 with a smaller
+// Dv: 128 x 64 on 8 warps; D != Dv: 64 x 128 (both <= 128) or 64 x 64 (256 on a side), one
 // warpgroup, one stage.
 
 // CHECK-LABEL: func.func @fills_config
@@ -158,6 +159,23 @@ func.func @mixed_head_dims(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x128xf16>) 
 func.func @head_dim_192_64(%q: memref<?x?x?x192xf16>, %v: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %q, %v : memref<?x?x?x192xf16>, memref<?x?x?x192xf16>, memref<?x?x?x64xf16>)
                  outs(%v : memref<?x?x?x64xf16>)
+  return
+}
+
+// D = Dv = 192: on sm_90a the warp-specialized overlapped 128 x 80 kernel
+// (the tuning database's choice from 1024 keys on), persistent when
+// unmasked, not under a causal mask.
+// CHECK-LABEL: func.func @head_dim_192
+// CHECK: attn.attention
+// NOT90-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 80, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// CHECK: attn.attention
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 80, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+func.func @head_dim_192(%q: memref<?x?x?x192xbf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x192xbf16>, memref<?x?x?x192xbf16>, memref<?x?x?x192xbf16>)
+                 outs(%q : memref<?x?x?x192xbf16>)
+  attn.attention ins(%q, %q, %q : memref<?x?x?x192xbf16>, memref<?x?x?x192xbf16>, memref<?x?x?x192xbf16>)
+                 outs(%q : memref<?x?x?x192xbf16>) {mask = #attn.mask<causal, bottom_right>}
   return
 }
 

@@ -2,11 +2,12 @@
 // tuning database (data/tuning/h200-sm_90a.json, built into
 // share/attn/tuning-sm_90a.sqlite) where it holds the op's problem class.
 // For f16 D = 192 with LSE (unmasked) the database's winners differ by
-// length: 128 x 64 (N = 512), 128 x 96 (1024) and 128 x 80 (from 2048) on
-// the warp-specialized kernel, so attn-compile emits two length variants
-// and a main kernel with 80 keys per block; the heuristic
-// (--tuning-db=none) has one 128 x 64 kernel without a producer (no TMA
-// descriptors in its metadata). A key the
+// length: 128 x 64 (N = 512) and 128 x 80 (from 1024), both on the
+// persistent overlapped warp-specialized kernel, and up to 1024 keys the
+// configuration passes add the short-key schedule (peel_last_block), so
+// attn-compile emits two length variants and a main kernel with 80 keys
+// per block; the heuristic (--tuning-db=none) has the 128 x 80 kernel at
+// every length, its one variant the short-key schedule's. A key the
 // database lacks (bf16 D = 192 under a top-left causal mask) keeps the
 // heuristic. attn-apply-tuning without a length takes the robust choice
 // over the buckets.
@@ -18,7 +19,7 @@
 // RUN: FileCheck %s --check-prefix=DB < %t/db/f16_d192.json
 // RUN: FileCheck %s --check-prefix=DB512 < %t/db/f16_d192__n512.json
 // RUN: FileCheck %s --check-prefix=NONE < %t/none/f16_d192.json
-// RUN: FileCheck %s --check-prefix=NONE < %t/db/bf16_d192_causal.json
+// RUN: FileCheck %s --check-prefix=HEUR < %t/db/bf16_d192_causal.json
 // RUN: attn-opt %s --attn-apply-tuning="db=%attn_tuning_dir/tuning-sm_90a.sqlite chip=sm_90a" \
 // RUN:   | FileCheck %s --check-prefix=SOURCE
 
@@ -32,11 +33,21 @@
 // DB512: "block_n": 64,
 // DB512: "tensor_maps": [
 // NONE: "block_m": 128,
-// NONE: "block_n": 64,
-// NONE-NOT: "dispatch"
-// NONE-NOT: "tensor_maps"
+// NONE: "block_n": 80,
+// NONE: "dispatch": {
+// NONE-NEXT: "on": "k.size2",
+// NONE-NEXT: "variants": [
+// NONE-NEXT: {
+// NONE-NEXT: "kernel": "f16_d192__n1024",
+// NONE-NEXT: "max": 1024
+// NONE-NEXT: }
+// NONE-NEXT: ]
+// HEUR: "block_n": 80,
+// HEUR: "kernel": "bf16_d192_causal__n1024",
+// HEUR-NOT: "persistent"
+// HEUR: "tensor_maps": [
 // SOURCE-LABEL: func.func @f16_d192
-// SOURCE: attn.tuning = "db robust over 6 buckets (worst {{[0-9.]+}}x the bucket's best)"
+// SOURCE: attn.tuning = "db robust over 4 buckets (worst {{[0-9.]+}}x the bucket's best)"
 // SOURCE-LABEL: func.func @bf16_d192_causal
 // SOURCE: attn.tuning = "heuristic"
 

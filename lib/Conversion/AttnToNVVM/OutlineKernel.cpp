@@ -248,8 +248,9 @@ static bool readAssert(cf::AssertOp op, ArrayRef<Value> args,
 /// and the byte alignment its pointer and its strides must have. Tiles
 /// copied with cp.async move 16-byte chunks; 16-bit tiles stored from
 /// #attn.mma registers go out as 4-byte pairs when their columns are
-/// statically inside the buffer (RegisterStoreLowering); everything else
-/// is accessed element by element.
+/// statically inside the buffer, in 16-byte pieces when moreover they are
+/// whole 32-column groups in a warp-specialized kernel
+/// (RegisterStoreLowering); everything else is accessed element by element.
 static std::pair<bool, int64_t> accessOf(ProgramOp program, Value buffer) {
   bool writes = false;
   auto type = cast<MemRefType>(buffer.getType());
@@ -275,7 +276,11 @@ static std::pair<bool, int64_t> accessOf(ProgramOp program, Value buffer) {
             c0.isZero() &&
             !dest.isDynamicDim(dest.getRank() - 1) &&
             tile.getDimSize(1) <= dest.getDimSize(dest.getRank() - 1))
-          align = std::max<int64_t>(align, 4);
+          align = std::max<int64_t>(
+              align, program.getGpuConfigOrDefault().getWarpSpecialize() &&
+                             tile.getDimSize(1) % 32 == 0
+                         ? 16
+                         : 4);
       } else if (!isa<LoadOp, memref::LoadOp, memref::DimOp>(user)) {
         writes |= !isMemoryEffectFree(user);
       }

@@ -2,6 +2,9 @@
 // RUN:   --attn-pipeline --attn-allocate-shared --convert-attn-tile-to-nvvm | FileCheck %s --check-prefix=BIAS
 // RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts --attn-stage-shared \
 // RUN:   --attn-pipeline --attn-allocate-shared --convert-attn-tile-to-nvvm | FileCheck %s
+// RUN: attn-opt %S/warp-specialize-to-nvvm.mlir --attn-tile --attn-split-kv-loop --cse \
+// RUN:   --attn-assign-layouts=chip=sm_90a --attn-stage-shared --attn-warp-specialize \
+// RUN:   --attn-allocate-shared --convert-attn-tile-to-nvvm=chip=sm_90a | FileCheck %s --check-prefix=WS
 
 // MemoryToNVVM: loads, stores and copies.
 
@@ -26,6 +29,48 @@
 // 4-byte store.
 // BIAS: scf.if
 // BIAS-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+
+// In a warp-specialized kernel (here the D = 128 one of
+// warp-specialize-to-nvvm.mlir) the output differs: each lane holds pairs
+// of f16 (one i32 each) at columns
+// 8 n + 2 q of its rows, q its lane in the quad. For every 4 such 8-column
+// groups the quad transposes them, lane q taking group q whole: a swap of
+// the off-diagonal 2 x 2 blocks with lane q ^ 2, sending the two pairs the
+// partner needs (which two: the lane's bit 1), then of the off-diagonal
+// pairs with lane q ^ 1. Then per row of the thread one bounds check and
+// 16-byte stores, none of 4 bytes. (Kernels without a producer keep
+// the 4-byte stores above: the exchange's registers cost the 128 x 128
+// D = 64 kernel its second CTA per SM.)
+// WS: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+// WS: %[[B2:.+]] = arith.andi %[[Q:.+]], %c2_i32{{.*}} : i32
+// WS-NEXT: %[[HI:.+]] = arith.cmpi ne, %[[B2]], %c0_i32{{.*}} : i32
+// WS-NEXT: %[[S0:.+]] = arith.select %[[HI]], %[[A0:.+]], %[[A2:.+]] : i32
+// WS-NEXT: %[[S1:.+]] = arith.select %[[HI]], %[[A1:.+]], %[[A3:.+]] : i32
+// WS: %[[G0:.+]], %{{.*}} = gpu.shuffle  xor %[[S0]], %c2_i32
+// WS: %[[G1:.+]], %{{.*}} = gpu.shuffle  xor %[[S1]], %c2_i32
+// WS-NEXT: %[[M0:.+]] = arith.select %[[HI]], %[[G0]], %[[A0]] : i32
+// WS-NEXT: %[[M1:.+]] = arith.select %[[HI]], %[[G1]], %[[A1]] : i32
+// WS-NEXT: %[[M2:.+]] = arith.select %[[HI]], %[[A2]], %[[G0]] : i32
+// WS-NEXT: %[[M3:.+]] = arith.select %[[HI]], %[[A3]], %[[G1]] : i32
+// WS: %[[B1:.+]] = arith.andi %[[Q]], %c1_i32{{.*}} : i32
+// WS-NEXT: %[[LO:.+]] = arith.cmpi ne, %[[B1]], %c0_i32{{.*}} : i32
+// WS-NEXT: %[[T0:.+]] = arith.select %[[LO]], %[[M0]], %[[M1]] : i32
+// WS-NEXT: %[[T1:.+]] = arith.select %[[LO]], %[[M2]], %[[M3]] : i32
+// WS: %[[H0:.+]], %{{.*}} = gpu.shuffle  xor %[[T0]], %c1_i32
+// WS: %[[H1:.+]], %{{.*}} = gpu.shuffle  xor %[[T1]], %c1_i32
+// WS-NEXT: %[[F0:.+]] = arith.select %[[LO]], %[[H0]], %[[M0]] : i32
+// WS-NEXT: %[[F2:.+]] = arith.select %[[LO]], %[[H1]], %[[M2]] : i32
+// WS-NEXT: %[[F1:.+]] = arith.select %[[LO]], %[[M1]], %[[H0]] : i32
+// WS-NEXT: %[[F3:.+]] = arith.select %[[LO]], %[[M3]], %[[H1]] : i32
+// WS: llvm.insertelement %[[F0]], %{{.*}}[%c0_i32{{.*}} : i32] : vector<4xi32>
+// WS: llvm.insertelement %[[F1]], %{{.*}}[%c1_i32{{.*}} : i32] : vector<4xi32>
+// WS: llvm.insertelement %[[F2]], %{{.*}}[%c2_i32{{.*}} : i32] : vector<4xi32>
+// WS: llvm.insertelement %[[F3]], %{{.*}}[%c3_i32{{.*}} : i32] : vector<4xi32>
+// WS: scf.if
+// WS-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// WS: scf.if
+// WS-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// WS-NOT: llvm.store %{{.*}} : i32, !llvm.ptr<1>
 
 // A 192-wide Q tile: 24 16-byte chunks per row, so 128 threads copy 5 rows
 // per pass and a 64-row tile takes 12 passes and a last one of 4 rows.
