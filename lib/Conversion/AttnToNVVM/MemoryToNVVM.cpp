@@ -386,8 +386,8 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
     // lies inside the buffer's rows: the quad's lanes exchange their pairs
     // (quadTranspose) so that each writes 16 contiguous bytes, one 16-byte
     // store where there were four 4-byte ones (each a 16-byte piece of a
-    // 32-byte sector). Each row's exchange comes just before its bounds
-    // check (the shuffles need every lane of the warp). Only in
+    // 32-byte sector). Every row's exchange comes before the first row's
+    // bounds check (the shuffles need every lane of the warp). Only in
     // warp-specialized kernels, where it was measured (1.04-1.22x at
     // N = 512-1024, results/h200/2026-12-03-session11-r5.md) and whose
     // consumers' register budget is set by setmaxnreg: the extra code took
@@ -407,20 +407,25 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
                 matchPattern(idx[rank - 1], m_ConstantInt(&c0)) &&
                 c0.isZero();
     }
+    SmallVector<Value> quadRows;
+    for (int64_t mt = 0; vectors && mt < t.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        SmallVector<Value> pairs;
+        for (int64_t nt = 0; nt < full->nTiles; ++nt)
+          pairs.push_back(packPair(b, values[full->index(mt, nt, 2 * half)],
+                                   values[full->index(mt, nt, 2 * half + 1)]));
+        for (int64_t g = 0; g < full->nTiles; g += 4)
+          quadRows.push_back(
+              quadTranspose(b, ids.quadLane, ArrayRef(pairs).slice(g, 4)));
+      }
     for (int64_t mt = 0; mt < t.mTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half) {
         Value row = arith::AddIOp::create(
             b, rowStart, toIndex(b, rowOf(b, ids, t.mTiles, 16 * mt + 8 * half)));
-        SmallVector<Value> quadRow;
-        if (vectors) {
-          SmallVector<Value> pairs;
-          for (int64_t nt = 0; nt < full->nTiles; ++nt)
-            pairs.push_back(packPair(b, values[full->index(mt, nt, 2 * half)],
-                                     values[full->index(mt, nt, 2 * half + 1)]));
-          for (int64_t g = 0; g < full->nTiles; g += 4)
-            quadRow.push_back(
-                quadTranspose(b, ids.quadLane, ArrayRef(pairs).slice(g, 4)));
-        }
+        ArrayRef<Value> quadRow;
+        if (vectors)
+          quadRow = ArrayRef(quadRows).slice((2 * mt + half) * (full->nTiles / 4),
+                                             full->nTiles / 4);
         Value inBounds =
             arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, rowBound);
         if (tileRank == 1) {
