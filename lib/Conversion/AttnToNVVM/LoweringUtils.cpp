@@ -156,3 +156,16 @@ Value nvgpu::planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
   return LLVM::GEPOp::create(b, memref[0].getType(), elt, memref[0],
                              ArrayRef<LLVM::GEPArg>{offset});
 }
+
+bool nvgpu::storesQuadVectors(StoreOp store, bool warpSpecialized) {
+  RankedTensorType tile = store.getValue().getType();
+  MemRefType dest = store.getDest().getType();
+  int64_t last = dest.getRank() - 1;
+  APInt c0;
+  return warpSpecialized && tile.getRank() == 2 &&
+         tile.getElementType().getIntOrFloatBitWidth() == 16 &&
+         tile.getDimSize(1) % 32 == 0 &&
+         matchPattern(store.getIndices().back(), m_ConstantInt(&c0)) &&
+         c0.isZero() && !dest.isDynamicDim(last) &&
+         tile.getDimSize(1) <= dest.getDimSize(last);
+}

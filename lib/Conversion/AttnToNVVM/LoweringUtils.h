@@ -122,6 +122,14 @@ void populateSoftmaxToNVVMPatterns(TileTypeConverter &converter,
 void populateWarpSpecializeToNVVMPatterns(TileTypeConverter &converter,
                                           RewritePatternSet &patterns);
 
+/// Whether `store` (a register tile into a buffer) goes out 16 bytes per
+/// lane in a kernel that is (or not) `warpSpecialized`: 16-bit elements,
+/// columns from 0 in whole 32-column groups, statically inside the
+/// buffer's rows. RegisterStoreLowering then exchanges the quads' pairs
+/// (quadTranspose) and the launch metadata asks for 16-byte aligned rows
+/// (OutlineKernel.cpp); the two read this one condition.
+bool storesQuadVectors(StoreOp store, bool warpSpecialized);
+
 /// Moves each attn.program of `module`'s functions into a kernel gpu.func
 /// of `gpuModule` (memref arguments, one per distinct buffer, in the
 /// program's buffer order) and erases the host function; see

@@ -394,19 +394,10 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
     // the 128 x 128 D = 64 kernel without a producer from 128 to 129
     // registers, one CTA per SM instead of two (0.8x).
     std::optional<MmaTile> full;
-    bool vectors = false;
     if (tileRank == 2)
       full.emplace(parent, type.getShape());
-    if (tileRank == 2 && getGpuConfig(op).getWarpSpecialize()) {
-      // The launch metadata asks for 16-byte aligned rows then (accessOf in
-      // OutlineKernel.cpp, the same conditions).
-      APInt c0;
-      vectors = elt.getIntOrFloatBitWidth() == 16 && full->nTiles % 4 == 0 &&
-                columnsInBounds(idx[rank - 1], type.getDimSize(1),
-                                memrefType.getDimSize(rank - 1)) &&
-                matchPattern(idx[rank - 1], m_ConstantInt(&c0)) &&
-                c0.isZero();
-    }
+    bool vectors =
+        storesQuadVectors(op, getGpuConfig(op).getWarpSpecialize());
     SmallVector<Value> quadRows;
     for (int64_t mt = 0; vectors && mt < t.mTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half) {
@@ -479,12 +470,8 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
                 b, col64, arith::IndexCastOp::create(b, b.getI64Type(), c0));
           Value off = arith::AddIOp::create(b, rowBase, col64);
           if (inside && elt.getIntOrFloatBitWidth() == 16) {
-            Type vecT = VectorType::get({2}, elt);
-            Value v = LLVM::UndefOp::create(b, vecT);
-            v = LLVM::InsertElementOp::create(b, v, x, i32(b, 0));
-            v = LLVM::InsertElementOp::create(b, v, y, i32(b, 1));
-            LLVM::StoreOp::create(b, LLVM::BitcastOp::create(b, b.getI32Type(), v),
-                                  gep(b, ptr, elt, off), /*alignment=*/4);
+            LLVM::StoreOp::create(b, packPair(b, x, y), gep(b, ptr, elt, off),
+                                  /*alignment=*/4);
             continue;
           }
           for (int64_t e = 0; e < 2; ++e) {
@@ -636,16 +623,11 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
           off = arith::AddIOp::create(
               b, arith::AddIOp::create(b, base, off),
               arith::MulIOp::create(b, ids.quadLane, i32(b, 4)));
-          Type vecT = VectorType::get({2}, elt);
-          Value v = LLVM::UndefOp::create(b, vecT);
-          v = LLVM::InsertElementOp::create(
-              b, v, values[tile.index(mt, nt, 2 * half)], i32(b, 0));
-          v = LLVM::InsertElementOp::create(
-              b, v, values[tile.index(mt, nt, 2 * half + 1)], i32(b, 1));
+          Value v = packPair(b, values[tile.index(mt, nt, 2 * half)],
+                             values[tile.index(mt, nt, 2 * half + 1)]);
           Value ptr = LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(), smem,
                                           ArrayRef<LLVM::GEPArg>{off});
-          LLVM::StoreOp::create(b, LLVM::BitcastOp::create(b, b.getI32Type(), v),
-                                ptr, /*alignment=*/4);
+          LLVM::StoreOp::create(b, v, ptr, /*alignment=*/4);
         }
       }
     // Ordinary stores that wgmma will read (blocked tiles) need a proxy

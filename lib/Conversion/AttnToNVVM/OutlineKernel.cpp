@@ -277,10 +277,11 @@ static std::pair<bool, int64_t> accessOf(ProgramOp program, Value buffer) {
             !dest.isDynamicDim(dest.getRank() - 1) &&
             tile.getDimSize(1) <= dest.getDimSize(dest.getRank() - 1))
           align = std::max<int64_t>(
-              align, program.getGpuConfigOrDefault().getWarpSpecialize() &&
-                             tile.getDimSize(1) % 32 == 0
-                         ? 16
-                         : 4);
+              align,
+              storesQuadVectors(
+                  store, program.getGpuConfigOrDefault().getWarpSpecialize())
+                  ? 16
+                  : 4);
       } else if (!isa<LoadOp, memref::LoadOp, memref::DimOp>(user)) {
         writes |= !isMemoryEffectFree(user);
       }
