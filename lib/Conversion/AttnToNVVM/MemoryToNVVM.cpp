@@ -351,10 +351,11 @@ static Value quadTranspose(ImplicitLocOpBuilder &b, Value quadLane,
 }
 
 /// attn.store from registers. 2-D tiles (#attn.mma): per row of the thread,
-/// under one bounds check, pairs of 16-bit elements as one 4-byte store (the
-/// runtime holds such buffers to 16-byte aligned rows), other types element
-/// by element. 1-D tiles (#attn.rows): the first lane of each quad stores
-/// the quad's rows.
+/// under one bounds check, pairs of 16-bit elements as one 4-byte store, or
+/// in warp-specialized kernels (storesQuadVectors) 16 bytes per lane after
+/// the quad's exchange (the runtime holds such buffers to 16-byte aligned
+/// rows), other types element by element. 1-D tiles (#attn.rows): the
+/// first lane of each quad stores the quad's rows.
 struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
