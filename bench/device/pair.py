@@ -7,7 +7,9 @@ one after the other, that ratio also carries the drift of the GPU's clocks
 and temperature between the two; here each pair runs in ROUNDS rounds, the
 order alternating (A B, B A, ...), on the same inputs, and the ratio is
 taken over the per-round medians. An A/A pair (a kernel against itself)
-gives the noise floor of the same method.
+gives the noise floor of the same method. B may also be `cudnn` or
+`flash2`: torch SDPA with that backend on the same inputs (A without
+score modifications, Hq = Hkv), interleaved the same way.
 
     python3 bench/device/pair.py --artifacts DIR --runtime libattn_runtime.so \
         --out pairs.json [--pairs 'attn_x=tpl_x,...' | --paired] [--ns 512,4096]
@@ -47,10 +49,24 @@ def pairs_from_harness(artifacts, pattern, key):
     return out
 
 
+PEERS = ("cudnn", "flash2")
+
+
+def peer_launch(name, meta, q, k, v):
+    """SDPA with backend `name` (PEERS) on the inputs of kernel `meta`."""
+    from torch.nn.attention import SDPBackend
+    backend = {"cudnn": SDPBackend.CUDNN_ATTENTION,
+               "flash2": SDPBackend.FLASH_ATTENTION}[name]
+    if meta.mods or meta.kind not in ("none", "causal"):
+        raise ValueError("%s has no %s" % (name, meta.describe()))
+    return lambda: run.sdpa(q, k, v, meta, meta.causal, backend)
+
+
 def time_pair(rt, artifacts, a, b, ns, rounds, device):
     import torch
     ma = run.Meta(os.path.join(artifacts, a + ".json"))
-    mb = run.Meta(os.path.join(artifacts, b + ".json"))
+    peer = b in PEERS
+    mb = ma if peer else run.Meta(os.path.join(artifacts, b + ".json"))
     # Same problem; score modifications may differ (a modified kernel
     # against its base measures what the modification costs).
     for key in ("dtype", "d", "dv", "has_lse", "kind", "alignment", "left", "right"):
@@ -58,7 +74,8 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
             raise ValueError("%s and %s differ in %s" % (a, b, key))
     if run.static_heads(ma) != run.static_heads(mb):
         raise ValueError("%s and %s differ in their static head counts" % (a, b))
-    ka, kb = rt.load(artifacts, a), rt.load(artifacts, b)
+    ka = rt.load(artifacts, a)
+    kb = None if peer else rt.load(artifacts, b)
     recs = []
     try:
         # Head counts the kernels' types fix (a GQA key's Hq and Hkv), else
@@ -84,13 +101,16 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
             xa = run.make_extra(ma, (bsz, h, hkv, n, n), g, device)
             xb = run.make_extra(mb, (bsz, h, hkv, n, n), g, device)
             fa = lambda: ka.launch(q, k, v, oa, la, extra=xa)
-            fb = lambda: kb.launch(q, k, v, ob, lb, extra=xb)
+            fb = (peer_launch(b, ma, q, k, v) if peer
+                  else lambda: kb.launch(q, k, v, ob, lb, extra=xb))
             ta, tb = [], []
             for r in range(rounds):
                 order = ((fa, ta), (fb, tb)) if r % 2 == 0 else ((fb, tb), (fa, ta))
                 for fn, acc in order:
                     acc.append(run.bench(fn)[0])  # the median
             torch.cuda.synchronize()
+            if peer:  # SDPA returns its output: compare it with A's
+                ob.copy_(fb())
             same = (oa.isnan() == ob.isnan()).all().item() and \
                 torch.equal(torch.nan_to_num(oa), torch.nan_to_num(ob))
             ratios = [y / x for x, y in zip(ta, tb)]  # throughput A / B
@@ -115,7 +135,8 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
             torch.cuda.empty_cache()
     finally:
         ka.unload()
-        kb.unload()
+        if kb is not None:
+            kb.unload()
     return recs
 
 

@@ -144,10 +144,7 @@ struct AttnApplyTuningPass
         continue;
       }
       op.setConfigAttr(tiles);
-      int64_t keyLength = op.getKeyType().getDimSize(2);
-      op.setGpuConfigAttr(withShortKeySchedule(
-          gpu, op.getQueryType().getDimSize(3),
-          ShapedType::isDynamic(keyLength) ? seqLen : keyLength));
+      op.setGpuConfigAttr(withKeyLengthSchedule(gpu, op, seqLen));
       if (source.empty())
         source = (e.key.nBucket == key->nBucket ? "db exact "
                                                 : "db nearest ") +

@@ -19,7 +19,8 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                             /*overlap_softmax=*/warpSpecialize &&
                                 overlapSoftmax,
                             warpSpecialize, /*ping_pong=*/false, persistent,
-                            /*fma_exp2=*/0, /*peel_last_block=*/false);
+                            /*fma_exp2=*/0, /*peel_last_block=*/false,
+                            /*rescale_slack=*/0);
 }
 
 std::string TuningCandidate::str() const {

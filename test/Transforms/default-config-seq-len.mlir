@@ -13,8 +13,8 @@
 // does not depend on it.
 
 // CHECK-LABEL: func.func @causal_dynamic
-// SHORT: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
-// LONG: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// SHORT: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
+// LONG: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
 func.func @causal_dynamic(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -42,7 +42,7 @@ func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
 
 // And 16384 long.
 // CHECK-LABEL: func.func @causal_static_long
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
 func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>)
                  outs(%q : memref<1x4x16384x128xf16>) {mask = #attn.mask<causal, top_left>}
@@ -68,7 +68,7 @@ func.func @causal_short_bf16(%q: memref<2x4x256x128xbf16>) {
 
 // Longer than 8192 keys, one CTA per tile.
 // CHECK-LABEL: func.func @causal_bf16_top_left_long
-// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>, mask
+// CHECK: gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>, mask
 func.func @causal_bf16_top_left_long(%q: memref<1x4x9000x128xbf16>) {
   attn.attention ins(%q, %q, %q : memref<1x4x9000x128xbf16>, memref<1x4x9000x128xbf16>, memref<1x4x9000x128xbf16>)
                  outs(%q : memref<1x4x9000x128xbf16>) {mask = #attn.mask<causal, top_left>}
@@ -76,7 +76,7 @@ func.func @causal_bf16_top_left_long(%q: memref<1x4x9000x128xbf16>) {
 }
 
 // CHECK-LABEL: func.func @unmasked
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
 func.func @unmasked(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>)

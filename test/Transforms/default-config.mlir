@@ -105,7 +105,7 @@ func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -117,7 +117,7 @@ func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_causal_top_left
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -130,7 +130,7 @@ func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_no_lse
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)

@@ -47,7 +47,7 @@
 // HEUR-NOT: "persistent"
 // HEUR: "tensor_maps": [
 // SOURCE-LABEL: func.func @f16_d192
-// SOURCE: attn.tuning = "db robust over 4 buckets (worst {{[0-9.]+}}x the bucket's best)"
+// SOURCE: attn.tuning = "db robust over 6 buckets (worst {{[0-9.]+}}x the bucket's best)"
 // SOURCE-LABEL: func.func @bf16_d192_causal
 // SOURCE: attn.tuning = "heuristic"
 

@@ -7,7 +7,11 @@
 // scaled ones), the row sum, and alpha = 2^(m - ref) applied to the row's
 // accumulator registers. With the kernel's `lazy_rescale` knob the
 // accumulator is rescaled under a warp vote, only when some row of the warp
-// has a new maximum (every alpha is exactly 1 otherwise). With `fma_exp2 =
+// has a new maximum (every alpha is exactly 1 otherwise), and so is the
+// rescale that attn-overlap-softmax writes out as a product with a row
+// broadcast (LazyRowScale). With `rescale_slack = t` the reference maximum
+// moves only when a row's maximum passes it by more than t, so that in a
+// long row almost every block's alphas are 1. With `fma_exp2 =
 // k`, k of every 8 exponentials of a row are a polynomial on the FMA pipe
 // (WarpMMA::fmaExp2), which relieves the MUFU pipe where a softcap's tanh
 // doubles its work.
@@ -17,6 +21,7 @@
 #include "LoweringUtils.h"
 #include "WarpMMA.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -29,17 +34,18 @@ using namespace mlir::attn::nvgpu;
 
 namespace {
 
-/// acc *= alphas (one per row of the thread) under a warp vote: skipped when
-/// every alpha of the warp is 1. Registers 0, 1 of an accumulator tile are
-/// row g of the m-tile, 2, 3 row g + 8.
-static void lazyRescale(ImplicitLocOpBuilder &b, MutableArrayRef<Value> acc,
-                        const MmaTile &tile, ArrayRef<Value> alphas) {
+/// acc[i] *= factors[i] under a warp vote: skipped when every factor of
+/// the warp is 1 (exact: x * 1 = x, and a NaN factor is not 1). A thread's
+/// factors are those of its rows, a few distinct values.
+static void scaleUnlessOne(ImplicitLocOpBuilder &b, MutableArrayRef<Value> acc,
+                           ArrayRef<Value> factors) {
   Value one = f32(b, 1.0);
-  Value any =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, alphas[0], one);
-  for (Value alpha : alphas.drop_front())
-    any = arith::OrIOp::create(
-        b, any, arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, alpha, one));
+  Value any;
+  for (Value factor : SetVector<Value>(factors.begin(), factors.end())) {
+    Value moved =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, factor, one);
+    any = any ? arith::OrIOp::create(b, any, moved) : moved;
+  }
   Value warpAny = NVVM::VoteSyncOp::create(b, b.getI1Type(), i32(b, -1), any,
                                            NVVM::VoteSyncKind::any);
   SmallVector<Type> types(acc.size(), b.getF32Type());
@@ -48,16 +54,25 @@ static void lazyRescale(ImplicitLocOpBuilder &b, MutableArrayRef<Value> acc,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     SmallVector<Value> out;
-    int64_t perMTile = tile.nTiles * 4;
-    for (size_t i = 0; i < acc.size(); ++i)
-      out.push_back(arith::MulFOp::create(
-          b, acc[i], alphas[2 * (i / perMTile) + (i % 4) / 2]));
+    for (auto [reg, factor] : llvm::zip_equal(acc, factors))
+      out.push_back(arith::MulFOp::create(b, reg, factor));
     scf::YieldOp::create(b, out);
     b.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(b, SmallVector<Value>(acc.begin(), acc.end()));
   }
   for (size_t i = 0; i < acc.size(); ++i)
     acc[i] = ifOp.getResult(i);
+}
+
+/// acc *= alphas (one per row of the thread) under a warp vote. Registers
+/// 0, 1 of an accumulator tile are row g of the m-tile, 2, 3 row g + 8.
+static void lazyRescale(ImplicitLocOpBuilder &b, MutableArrayRef<Value> acc,
+                        const MmaTile &tile, ArrayRef<Value> alphas) {
+  SmallVector<Value> factors;
+  int64_t perMTile = tile.nTiles * 4;
+  for (size_t i = 0; i < acc.size(); ++i)
+    factors.push_back(alphas[2 * (i / perMTile) + (i % 4) / 2]);
+  scaleUnlessOne(b, acc, factors);
 }
 
 struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
@@ -82,6 +97,7 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     bool positive = scaleLog2e > 0;
     bool lazy = getGpuConfig(op).getLazyRescale();
     int64_t fmaExp2 = getGpuConfig(op).getFmaExp2();
+    double slack = getGpuConfig(op).getRescaleSlack();
     SmallVector<Value> s(adaptor.getScores().begin(), adaptor.getScores().end());
     SmallVector<Value> m(adaptor.getMax().begin(), adaptor.getMax().end());
     SmallVector<Value> l(adaptor.getSum().begin(), adaptor.getSum().end());
@@ -102,6 +118,14 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
         if (positive)
           rowMax = arith::MulFOp::create(b, rowMax, scale);
         Value newMax = arith::MaximumFOp::create(b, m[r], rowMax);
+        if (slack > 0) {
+          // The reference moves only past m + slack (a NaN maximum moves
+          // it, as before); otherwise it stays, and alpha is exactly 1.
+          Value moved = arith::CmpFOp::create(
+              b, arith::CmpFPredicate::UGT, rowMax,
+              arith::AddFOp::create(b, m[r], f32(b, slack)));
+          newMax = arith::SelectOp::create(b, moved, newMax, m[r]);
+        }
         Value empty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
                                             newMax, negInf);
         Value ref = arith::SelectOp::create(b, empty, zero, newMax);
@@ -134,9 +158,42 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
             }
         }
       }
-    if (lazy)
+    // attn-overlap-softmax rescales after the next product and leaves this
+    // result unused: no vote for a dead accumulator.
+    if (lazy && !op.getNewAcc().use_empty())
       lazyRescale(b, acc, accTile, alphas);
     rewriter.replaceOpWithMultiple(op, {s, m, l, acc});
+    return success();
+  }
+};
+
+/// acc * broadcast_rows(alpha) on #attn.mma tiles with `lazy_rescale`:
+/// the online softmax's rescale as attn-overlap-softmax writes it out after
+/// the next block's product, skipped per warp where every factor is 1 (with
+/// `rescale_slack`, most blocks of a long row). Without the knob the
+/// generic elementwise pattern multiplies every register.
+struct LazyRowScale : public OpConversionPattern<arith::MulFOp> {
+  LazyRowScale(TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(arith::MulFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isa_and_nonnull<MmaLayoutAttr>(type.getEncoding()) ||
+        !type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not an f32 #attn.mma tile");
+    if (!getGpuConfig(op).getLazyRescale())
+      return rewriter.notifyMatchFailure(op, "lazy_rescale is off");
+    ValueRange acc = adaptor.getLhs(), factors = adaptor.getRhs();
+    if (!op.getRhs().getDefiningOp<BroadcastRowsOp>()) {
+      if (!op.getLhs().getDefiningOp<BroadcastRowsOp>())
+        return rewriter.notifyMatchFailure(op, "no row broadcast operand");
+      std::swap(acc, factors);
+    }
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    SmallVector<Value> out(acc.begin(), acc.end());
+    scaleUnlessOne(b, out, SmallVector<Value>(factors));
+    rewriter.replaceOpWithMultiple(op, {out});
     return success();
   }
 };
@@ -195,6 +252,6 @@ struct FinalizeLowering : public OpConversionPattern<FinalizeOp> {
 
 void nvgpu::populateSoftmaxToNVVMPatterns(TileTypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<OnlineSoftmaxLowering, FinalizeLowering>(converter,
-                                                        patterns.getContext());
+  patterns.add<OnlineSoftmaxLowering, FinalizeLowering, LazyRowScale>(
+      converter, patterns.getContext());
 }

@@ -528,3 +528,17 @@ func.func private @stages_zero() attributes {c = #attn.tile_config<block_m = 64,
 
 // expected-error @+1 {{stages must be in [1, 8], got 9}}
 func.func private @stages_large() attributes {c = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 9>}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #attn.gpu_config
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{fma_exp2 counts exponentials of every 8, so it must be in [0, 8], got 9}}
+func.func private @fma_exp2_large() attributes {c = #attn.gpu_config<fma_exp2 = 9>}
+
+// -----
+
+// expected-error @+1 {{rescale_slack bounds the probabilities by 2^rescale_slack, which a 16-bit float holds up to 15, got 16}}
+func.func private @rescale_slack_large() attributes {c = #attn.gpu_config<lazy_rescale = true, rescale_slack = 16>}

@@ -101,11 +101,18 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                       bool, bool, bool, bool, bool, bool, bool,
-                      unsigned fmaExp2, bool) {
+                      unsigned fmaExp2, bool, unsigned rescaleSlack) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
                        << fmaExp2;
+  // Probabilities up to 2^slack must fit the 16-bit P operand (f16's
+  // largest finite value is 65504 < 2^16).
+  if (rescaleSlack > 15)
+    return emitError() << "rescale_slack bounds the probabilities by "
+                          "2^rescale_slack, which a 16-bit float holds up to "
+                          "15, got "
+                       << rescaleSlack;
   return success();
 }
 

@@ -61,7 +61,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
-                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false)};
+                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false,
+                           /*rescale_slack=*/0)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -249,9 +250,20 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   llvm_unreachable("unknown mask kind");
 }
 
-GpuConfigAttr mlir::attn::withShortKeySchedule(GpuConfigAttr gpu,
-                                               int64_t headDim,
-                                               int64_t seqLen) {
+GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
+                                                AttentionOp op,
+                                                int64_t seqLen) {
+  if (!gpu || !gpu.getWarpSpecialize() || !gpu.getOverlapSoftmax() ||
+      gpu.getPingPong())
+    return gpu;
+  int64_t headDim = op.getQueryType().getDimSize(3);
+  int64_t valueHeadDim = op.getValueType().getDimSize(3);
+  int64_t keyLength = op.getKeyType().getDimSize(2);
+  if (!ShapedType::isDynamic(keyLength))
+    seqLen = keyLength;
+  bool peel = gpu.getPeelLastBlock();
+  bool lazy = gpu.getLazyRescale();
+  unsigned slack = gpu.getRescaleSlack();
   // The last block without the overlap's spare product, interleaved
   // against the same kernels with it (results/h200/2026-12-03-session10-
   // r2.md), N = 512 / 1024 / 4096 / 16384: D = 128 unmasked persistent
@@ -260,15 +272,30 @@ GpuConfigAttr mlir::attn::withShortKeySchedule(GpuConfigAttr gpu,
   // D = 256 unmasked persistent 1.03 / 0.975 / 0.93 / 0.99, causal 1.07 /
   // 1.04 / 1.01 / 1.00: a gain with few blocks per query tile only.
   int64_t upTo = headDim >= 256 ? 512 : 1024;
-  if (!gpu || !gpu.getWarpSpecialize() || !gpu.getOverlapSoftmax() ||
-      gpu.getPingPong() || seqLen <= 0 || seqLen > upTo ||
-      gpu.getPeelLastBlock())
+  if (seqLen > 0 && seqLen <= upTo)
+    peel = true;
+  // The rescale skipped where no row's maximum moved by more than 8
+  // (log2 units), against the same kernels without (results/h200/
+  // 2026-12-03-session12-r6.md), N = 1024 / 4096 / 16384: D = 128
+  // unmasked 128 x 144 persistent f16 0.988 / 1.033 / 1.036, bf16 0.979 /
+  // 1.017 / 1.062, causal 128 x 128 1.005 / 1.002 / 1.010; at D = 256 the
+  // vote's branch made ptxas spill 8 bytes and the kernels ran 0.98-0.99x.
+  // Score modifications: not measured.
+  bool plain = !op.getBias() && !op.getAlibiSlopes() &&
+               op.getScoreMod().empty() && op.getMaskMod().empty() &&
+               !op.getSoftcap().has_value();
+  if (headDim == 128 && valueHeadDim == 128 && plain &&
+      (seqLen <= 0 || seqLen > 1024) && slack == 0) {
+    lazy = true;
+    slack = 8;
+  }
+  if (peel == gpu.getPeelLastBlock() && lazy == gpu.getLazyRescale() &&
+      slack == gpu.getRescaleSlack())
     return gpu;
   return GpuConfigAttr::get(
-      gpu.getContext(), gpu.getLazyRescale(), gpu.getReverseKv(),
-      gpu.getLoopLocalIds(), gpu.getWgmma(), gpu.getOverlapSoftmax(),
-      gpu.getWarpSpecialize(), gpu.getPingPong(), gpu.getPersistent(),
-      gpu.getFmaExp2(), /*peel_last_block=*/true);
+      gpu.getContext(), lazy, gpu.getReverseKv(), gpu.getLoopLocalIds(),
+      gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
+      gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peel, slack);
 }
 
 namespace {
@@ -303,9 +330,7 @@ struct AttnDefaultConfigPass
           ShapedType::isDynamic(keyLength) ? seqLen : keyLength);
       op.setConfigAttr(config.tiles);
       if (!chip.empty() && !op.getGpuConfig())
-        op.setGpuConfigAttr(withShortKeySchedule(
-            config.gpu, op.getQueryType().getDimSize(3),
-            ShapedType::isDynamic(keyLength) ? seqLen : keyLength));
+        op.setGpuConfigAttr(withKeyLengthSchedule(config.gpu, op, seqLen));
     });
   }
 };

@@ -187,7 +187,17 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       for the last block a second time (one product in 2 x blocks: 12.5%
       at 4 blocks). It pays with few blocks per query tile and costs at
       long rows in persistent kernels; the configuration passes set it for
-      key lengths up to 1024 (`withShortKeySchedule`).
+      key lengths up to 1024 (`withKeyLengthSchedule`).
+    * `rescale_slack = t` (0 to 15, default 0): the online softmax keeps
+      a row's reference maximum until the row's scores exceed it by more
+      than `t` (in log2 units, after the scale), as FlashAttention-4's
+      conditional rescaling does, instead of moving it to every new
+      maximum. The result is the same up to rounding (numerator and
+      denominator share the reference); the probabilities are then at
+      most 2^t (below 16-bit floats' 65504 for t <= 15), and the
+      rescaling factor of a block is exactly 1 unless some row moved. With
+      `lazy_rescale` the accumulator's rescale is then skipped in most
+      blocks of a long row, not only where no maximum changed.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -206,7 +216,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$ping_pong,
     DefaultValuedParameter<"bool", "false">:$persistent,
     DefaultValuedParameter<"unsigned", "0">:$fma_exp2,
-    DefaultValuedParameter<"bool", "false">:$peel_last_block
+    DefaultValuedParameter<"bool", "false">:$peel_last_block,
+    DefaultValuedParameter<"unsigned", "0">:$rescale_slack
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -215,14 +226,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*wgmma=*/false, /*overlap_softmax=*/false,
                    /*warp_specialize=*/false, /*ping_pong=*/false,
                    /*persistent=*/false, /*fma_exp2=*/0,
-                   /*peel_last_block=*/false);
+                   /*peel_last_block=*/false, /*rescale_slack=*/0);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
                    /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
-                   /*peel_last_block=*/false);
+                   /*peel_last_block=*/false, /*rescale_slack=*/0);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

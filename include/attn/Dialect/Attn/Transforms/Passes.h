@@ -46,13 +46,15 @@ DefaultConfig getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                                bool hasLse = true, StringRef chip = "",
                                ScoreModKinds mods = {}, int64_t seqLen = 0);
 
-/// `gpu` with the schedule choices that depend on the key length alone, for
-/// an op of head dim `headDim` compiled for key lengths up to `seqLen` (0:
-/// any): `peel_last_block` for overlapped warp-specialized kernels up to
-/// 1024 keys (512 at D = 256). attn-default-config and attn-apply-tuning
-/// both apply it (a tuned configuration was measured without it).
-GpuConfigAttr withShortKeySchedule(GpuConfigAttr gpu, int64_t headDim,
-                                   int64_t seqLen);
+/// `gpu` with the schedule choices that depend on the key length, for `op`
+/// compiled for key lengths up to `seqLen` (0: any; a static key length
+/// wins): `peel_last_block` for overlapped warp-specialized kernels up to
+/// 1024 keys (512 at D = 256); `lazy_rescale` with `rescale_slack = 8` for
+/// those at D = Dv = 128 without score modifications beyond 1024 keys (or
+/// for any length). attn-default-config and attn-apply-tuning both apply
+/// it (a tuned configuration was measured without them).
+GpuConfigAttr withKeyLengthSchedule(GpuConfigAttr gpu, AttentionOp op,
+                                    int64_t seqLen);
 
 /// Patterns that rewrite attn.online_softmax and attn.finalize into
 /// attn.reduce_rows, attn.broadcast_rows and arith/math on tiles.
