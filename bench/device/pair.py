@@ -62,11 +62,12 @@ def peer_launch(name, meta, q, k, v):
     return lambda: run.sdpa(q, k, v, meta, meta.causal, backend)
 
 
-def time_pair(rt, artifacts, a, b, ns, rounds, device):
+def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None):
     import torch
+    artifacts_b = artifacts_b or artifacts
     ma = run.Meta(os.path.join(artifacts, a + ".json"))
     peer = b in PEERS
-    mb = ma if peer else run.Meta(os.path.join(artifacts, b + ".json"))
+    mb = ma if peer else run.Meta(os.path.join(artifacts_b, b + ".json"))
     # Same problem; score modifications may differ (a modified kernel
     # against its base measures what the modification costs).
     for key in ("dtype", "d", "dv", "has_lse", "kind", "alignment", "left", "right"):
@@ -75,7 +76,7 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device):
     if run.static_heads(ma) != run.static_heads(mb):
         raise ValueError("%s and %s differ in their static head counts" % (a, b))
     ka = rt.load(artifacts, a)
-    kb = None if peer else rt.load(artifacts, b)
+    kb = None if peer else rt.load(artifacts_b, b)
     recs = []
     try:
         # Head counts the kernels' types fix (a GQA key's Hq and Hkv), else
@@ -150,6 +151,9 @@ def main():
                     help="every harness pair_of twin matching GLOB ('' for all)")
     ap.add_argument("--bases", default=None, metavar="GLOB",
                     help="every kernel matching GLOB whose harness names a base")
+    ap.add_argument("--artifacts-b", default=None, metavar="DIR",
+                    help="load the B kernels from DIR (the same names built "
+                         "by another compiler: a change timed against main)")
     ap.add_argument("--ns", default=",".join(str(n) for n in run.TIMING_NS))
     ap.add_argument("--rounds", type=int, default=6)
     args = ap.parse_args()
@@ -170,7 +174,8 @@ def main():
     for a, b in pairs:
         print("%s vs %s" % (a, b), flush=True)
         try:
-            out["pairs"] += time_pair(rt, args.artifacts, a, b, ns, args.rounds, device)
+            out["pairs"] += time_pair(rt, args.artifacts, a, b, ns, args.rounds, device,
+                                      args.artifacts_b)
         except Exception as e:
             print("  ERROR: %s" % e, flush=True)
             out["pairs"].append({"a": a, "b": b, "error": str(e)})
