@@ -250,6 +250,15 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   llvm_unreachable("unknown mask kind");
 }
 
+ScoreModKinds ScoreModKinds::of(AttentionOp op) {
+  ScoreModKinds mods;
+  mods.bias = bool(op.getBias());
+  mods.positional = bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
+  mods.softcap = op.getSoftcap().has_value();
+  mods.maskMod = !op.getMaskMod().empty();
+  return mods;
+}
+
 GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
                                                 AttentionOp op,
                                                 int64_t seqLen) {
@@ -281,9 +290,7 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   // 1.017 / 1.062, causal 128 x 128 1.005 / 1.002 / 1.010; at D = 256 the
   // vote's branch made ptxas spill 8 bytes and the kernels ran 0.98-0.99x.
   // Score modifications: not measured.
-  bool plain = !op.getBias() && !op.getAlibiSlopes() &&
-               op.getScoreMod().empty() && op.getMaskMod().empty() &&
-               !op.getSoftcap().has_value();
+  bool plain = !ScoreModKinds::of(op).any();
   if (headDim == 128 && valueHeadDim == 128 && plain &&
       (seqLen <= 0 || seqLen > 1024) && slack == 0) {
     lazy = true;
@@ -316,12 +323,7 @@ struct AttnDefaultConfigPass
       // for a GPU target.
       if (op.getConfig())
         return;
-      ScoreModKinds mods;
-      mods.bias = bool(op.getBias());
-      mods.positional =
-          bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
-      mods.softcap = op.getSoftcap().has_value();
-      mods.maskMod = !op.getMaskMod().empty();
+      ScoreModKinds mods = ScoreModKinds::of(op);
       int64_t keyLength = op.getKeyType().getDimSize(2);
       DefaultConfig config = getDefaultConfig(
           op.getContext(), op.getQueryType().getDimSize(3),

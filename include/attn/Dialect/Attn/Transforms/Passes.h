@@ -35,6 +35,11 @@ struct ScoreModKinds {
   /// A mask_mod region: no tile of its own, but its kernels were not run on
   /// the device with warp specialization.
   bool maskMod = false;
+
+  /// Those of `op`.
+  static ScoreModKinds of(AttentionOp op);
+  /// Whether there is any.
+  bool any() const { return bias || positional || softcap || maskMod; }
 };
 
 /// The configuration the heuristic picks for an op with these head dims and
