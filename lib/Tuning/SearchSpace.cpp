@@ -20,7 +20,7 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                                 overlapSoftmax,
                             warpSpecialize, /*ping_pong=*/false, persistent,
                             /*fma_exp2=*/0, /*peel_last_block=*/false,
-                            /*rescale_slack=*/0);
+                            /*rescale_slack=*/0, /*async_pv=*/false);
 }
 
 std::string TuningCandidate::str() const {

@@ -542,3 +542,13 @@ func.func private @fma_exp2_large() attributes {c = #attn.gpu_config<fma_exp2 = 
 
 // expected-error @+1 {{rescale_slack bounds the probabilities by 2^rescale_slack, which a 16-bit float holds up to 15, got 16}}
 func.func private @rescale_slack_large() attributes {c = #attn.gpu_config<lazy_rescale = true, rescale_slack = 16>}
+
+// -----
+
+// expected-error @+1 {{async_pv rotates the overlap of the softmax and needs overlap_softmax and warp_specialize}}
+func.func private @async_pv_alone() attributes {c = #attn.gpu_config<wgmma = true, overlap_softmax = true, async_pv = true>}
+
+// -----
+
+// expected-error @+1 {{async_pv is not built with peel_last_block}}
+func.func private @async_pv_peel() attributes {c = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, peel_last_block = true, async_pv = true>}

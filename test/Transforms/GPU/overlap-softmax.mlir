@@ -133,3 +133,4 @@ func.func @one_stage(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                   gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true>}
   return
 }
+

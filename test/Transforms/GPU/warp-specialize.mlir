@@ -238,3 +238,62 @@ func.func @ping_pong_one_warpgroup(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, ping_pong = true>}
   return
 }
+
+// -----
+
+// With async_pv, P V is in flight across the iteration: V's stage is
+// released after the next iteration's wait for the carried accumulator
+// (block j - 1's stage, when j > lower), and the last block's after the
+// wait that follows the chain; K's after the wait (pending = 1) for the
+// next block's scores, as with the plain overlap.
+// CHECK-LABEL: func.func @async_pv
+// CHECK: } consumers {
+// CHECK: scf.for %[[J:[^ ]+]] = %[[LO:[^ ]+]] to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.*}}, %[[ACC:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}})
+// CHECK: attn.dot_wait %[[ACC]], %{{[^ ]+}} {pending = 0 : i64}
+// CHECK-NEXT: %[[AFTER:[^ ]+]] = arith.cmpi sgt, %[[J]], %[[LO]] : index
+// CHECK-NEXT: %[[ONE:[^ ]+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[PREV:[^ ]+]] = arith.subi %[[J]], %[[ONE]] : index
+// CHECK-NEXT: scf.if %[[AFTER]] {
+// CHECK-NEXT: %[[REL:[^ ]+]] = arith.subi %[[PREV]], %[[LO]] : index
+// CHECK: %[[ST:[^ ]+]] = arith.remui %[[REL]]
+// CHECK: attn.mbarrier_arrive %[[EMPTYV:[^ ]+]][%[[ST]]]
+// CHECK-NEXT: }
+// CHECK: attn.mbarrier_wait %{{.*}}
+// CHECK-NEXT: %[[SN:[^ ]+]] = attn.dot {{.*}} transpose_b async
+// CHECK: attn.mbarrier_wait %{{.*}}
+// CHECK-NEXT: %[[PV:[^ ]+]] = attn.dot {{.*}} async
+// CHECK-NOT: attn.mbarrier_arrive %[[EMPTYV]]
+// CHECK-NEXT: attn.dot_wait %[[SN]] {pending = 1 : i64}
+// CHECK-NEXT: attn.mbarrier_arrive
+// CHECK-NEXT: scf.yield
+// CHECK: %[[FIN:[^ ]+]] = attn.dot_wait %{{.*}}#2 {pending = 0 : i64}
+// CHECK-NEXT: %[[ANY:[^ ]+]] = arith.cmpi slt, %[[LO]], %[[HI:[^ ]+]] : index
+// CHECK-NEXT: %[[ONE2:[^ ]+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[LASTB:[^ ]+]] = arith.subi %[[HI]], %[[ONE2]] : index
+// CHECK-NEXT: scf.if %[[ANY]] {
+// CHECK: attn.mbarrier_arrive %[[EMPTYV]]
+// CHECK: attn.finalize %[[FIN]]
+func.func @async_pv(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                    %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, async_pv = true>}
+  return
+}
+
+// -----
+
+// async_pv where warp specialization does not apply: the cp.async ring
+// cannot keep P V in flight across iterations, so attn-pipeline refuses.
+// (Q and K from one buffer with tiles of two heights: no TMA descriptor.)
+func.func @async_pv_cp_async(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x64xf16>,
+                             %o: memref<?x?x?x64xf16>) {
+  // expected-warning @+2 {{warp_specialize: not applied}}
+  // expected-error @+1 {{an asynchronous product in flight across K/V iterations (async_pv) reads shared buffers that only attn-warp-specialize's mbarrier ring releases after its wait}}
+  attn.attention ins(%q, %q, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, async_pv = true>}
+  return
+}

@@ -100,8 +100,10 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
-                      bool, bool, bool, bool, bool, bool, bool,
-                      unsigned fmaExp2, bool, unsigned rescaleSlack) {
+                      bool, bool, bool, bool overlapSoftmax,
+                      bool warpSpecialize, bool pingPong, bool,
+                      unsigned fmaExp2, bool peelLastBlock,
+                      unsigned rescaleSlack, bool asyncPV) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -113,6 +115,17 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                           "2^rescale_slack, which a 16-bit float holds up to "
                           "15, got "
                        << rescaleSlack;
+  // P V in flight across an iteration reads its V stage until the next
+  // iteration's wait: only the mbarrier ring of warp specialization
+  // releases a stage there (the cp.async ring's barriers are per
+  // iteration). Ping-pong's turns and the peeled last block assume one
+  // product in flight at a time and are not built for it.
+  if (asyncPV && (!overlapSoftmax || !warpSpecialize))
+    return emitError() << "async_pv rotates the overlap of the softmax and "
+                          "needs overlap_softmax and warp_specialize";
+  if (asyncPV && (pingPong || peelLastBlock))
+    return emitError() << "async_pv is not built with "
+                       << (pingPong ? "ping_pong" : "peel_last_block");
   return success();
 }
 

@@ -62,7 +62,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
                            /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false,
-                           /*rescale_slack=*/0)};
+                           /*rescale_slack=*/0, /*async_pv=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -265,6 +265,9 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   if (!gpu || !gpu.getWarpSpecialize() || !gpu.getOverlapSoftmax() ||
       gpu.getPingPong())
     return gpu;
+  // The rotation of async_pv keeps P V in flight across iterations, which
+  // the peeled last block does not handle (the verifier refuses both).
+  bool canPeel = !gpu.getAsyncPv();
   int64_t headDim = op.getQueryType().getDimSize(3);
   int64_t valueHeadDim = op.getValueType().getDimSize(3);
   int64_t keyLength = op.getKeyType().getDimSize(2);
@@ -281,7 +284,7 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   // D = 256 unmasked persistent 1.03 / 0.975 / 0.93 / 0.99, causal 1.07 /
   // 1.04 / 1.01 / 1.00: a gain with few blocks per query tile only.
   int64_t upTo = headDim >= 256 ? 512 : 1024;
-  if (seqLen > 0 && seqLen <= upTo)
+  if (seqLen > 0 && seqLen <= upTo && canPeel)
     peel = true;
   // The rescale skipped where no row's maximum moved by more than 8
   // (log2 units), against the same kernels without (results/h200/
@@ -302,7 +305,8 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   return GpuConfigAttr::get(
       gpu.getContext(), lazy, gpu.getReverseKv(), gpu.getLoopLocalIds(),
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
-      gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peel, slack);
+      gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peel, slack,
+      gpu.getAsyncPv());
 }
 
 namespace {

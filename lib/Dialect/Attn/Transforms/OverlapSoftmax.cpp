@@ -40,6 +40,27 @@
 //     P V, attn.dot_wait {pending = 0} and the rescale, written out as tile
 //     ops. Nothing async crosses an iteration, so the barriers that guard
 //     the shared buffers stay where attn-pipeline puts them.
+//  4. With `async_pv` (FlashAttention-3's rotation): block j + 1's product
+//     is issued after the softmax and the rescale, right before P V, and
+//     P V is issued async too and stays in flight across the iteration:
+//
+//       for j in [lo, hi):
+//         P, m', l' = mask / score modifications / online softmax of S
+//         acc, P = wait(acc, P)                    (P V of block j - 1)
+//         acc = alpha(m, m') acc
+//         Sn = Q K[min(j + 1, hi - 1)]^T           (async)
+//         acc = P V[j] + acc                       (async, yielded)
+//         Sn = wait(Sn)                            (pending = 1: P V runs on)
+//         S = Sn
+//       acc = wait(acc)                            (after the chain)
+//
+//     Block j + 1's softmax then runs under block j's P V (as in step 3 it
+//     runs under block j + 1's Q K^T), but only one score tile is live
+//     while it does: the one it reads. The first iteration waits for
+//     nothing (its accumulator is the zero tile). P goes through the wait
+//     because P V reads its registers until it completes and the next
+//     block's P is written to the same ones. attn-warp-specialize releases
+//     V's stage after the next iteration's wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -204,11 +225,12 @@ static Value rescale(OpBuilder &b, Location loc, Value acc, Value max,
 }
 
 static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
-                        ArrayRef<LoopProducts> products) {
+                        ArrayRef<LoopProducts> products, bool asyncPV) {
   scf::ForOp first = chain.front();
   LoopProducts p0 = products.front();
-  scf::ForOp last = chain.back();
-  Value lo = first.getLowerBound(), hi = last.getUpperBound();
+  Value lo = first.getLowerBound();
+  Value hi = scf::ForOp(chain.back()).getUpperBound();
+  scf::ForOp lastLoop; // the rotated chain's last loop
   // Step 2: block lo's scores, before the chain.
   rewriter.setInsertionPoint(first);
   Value scores = cloneScores(rewriter, p0, cloneKey(rewriter, p0, first, lo),
@@ -260,19 +282,58 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     rewriter.modifyOpInPlace(softmax,
                              [&] { softmax.getAccMutable().assign(zeroAcc); });
     rewriter.setInsertionPoint(p.values);
-    auto wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
-                                  /*pending=*/0);
-    Value rescaled =
-        rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
-    rewriter.modifyOpInPlace(
-        p.values, [&] { p.values.getAccMutable().assign(rescaled); });
-    rewriter.modifyOpInPlace(yield, [&] {
-      yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
-    });
+    if (asyncPV) {
+      // Step 4: P V of block j - 1 is waited for right after block j's
+      // softmax; block j + 1's product moves after the rescale. The wait
+      // takes the probabilities too: P V of block j - 1 reads P's 16-bit
+      // registers until it completes, and the next P is written to the
+      // same registers (a value of the loop body has one register in
+      // every iteration), so its conversion must follow the wait (as
+      // FlashAttention-3 converts P after warpgroup_wait<0>).
+      rewriter.setInsertionPointAfter(softmax);
+      Value probs = softmax.getProbs();
+      auto accWait = DotWaitOp::create(rewriter, loc, ValueRange{acc, probs},
+                                       /*pending=*/0);
+      rewriter.replaceAllUsesExcept(probs, accWait.getResult(1), accWait);
+      acc = accWait.getResult(0);
+      Value rescaled =
+          rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
+      nextScores.getDefiningOp()->moveBefore(p.values);
+      rewriter.modifyOpInPlace(p.values, [&] {
+        p.values.getAccMutable().assign(rescaled);
+        p.values.setAsync(true);
+      });
+      rewriter.setInsertionPointAfter(p.values);
+      auto wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                                    /*pending=*/1);
+      rewriter.modifyOpInPlace(yield, [&] {
+        yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
+      });
+    } else {
+      auto wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                                    /*pending=*/0);
+      Value rescaled =
+          rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
+      rewriter.modifyOpInPlace(
+          p.values, [&] { p.values.getAccMutable().assign(rescaled); });
+      rewriter.modifyOpInPlace(yield, [&] {
+        yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
+      });
+    }
     rewriter.eraseOp(p.scores);
     rewriter.eraseOp(p.key);
     scores = newLoop.getResults().back();
+    lastLoop = newLoop;
   }
+  if (!asyncPV)
+    return;
+  // The last P V, waited for after the chain; its users take the wait's
+  // result.
+  rewriter.setInsertionPointAfter(lastLoop);
+  Value result = lastLoop.getResult(2);
+  auto wait = DotWaitOp::create(rewriter, lastLoop.getLoc(), ValueRange{result},
+                                /*pending=*/0);
+  rewriter.replaceAllUsesExcept(result, wait.getResult(0), wait);
 }
 
 struct AttnOverlapSoftmaxPass
@@ -295,7 +356,8 @@ struct AttnOverlapSoftmaxPass
         products.push_back(*p);
       }
       if (products.size() == chain.size())
-        rotateChain(rewriter, chain, products);
+        rotateChain(rewriter, chain, products,
+                    program.getGpuConfigOrDefault().getAsyncPv());
     }
   }
 };

@@ -351,6 +351,27 @@ struct AttnPipelinePass
       program.walk([&](WarpSpecializeOp) { specialized = true; });
       if (specialized)
         return;
+      // A product in flight across an iteration (async_pv's P V) reads
+      // its shared buffer past the barrier at the end of the body, where
+      // the cp.async ring copies the next block into it: only the
+      // mbarrier ring of attn-warp-specialize releases the buffer after
+      // the next iteration's wait.
+      WalkResult inFlight = program.walk([&](DotOp dot) {
+        if (!dot.getAsync() ||
+            !llvm::any_of(dot->getUsers(), [](Operation *user) {
+              return isa<scf::YieldOp>(user);
+            }))
+          return WalkResult::advance();
+        dot.emitError() << "an asynchronous product in flight across K/V "
+                           "iterations (async_pv) reads shared buffers that "
+                           "only attn-warp-specialize's mbarrier ring "
+                           "releases after its wait; this program keeps the "
+                           "cp.async schedule (see the warning of "
+                           "attn-warp-specialize)";
+        return WalkResult::interrupt();
+      });
+      if (inFlight.wasInterrupted())
+        return signalPassFailure();
       if (TileConfigAttr config = program.getConfigAttr())
         Pipeliner(program, config.getStages()).run();
     });

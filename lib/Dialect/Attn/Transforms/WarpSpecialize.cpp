@@ -159,6 +159,30 @@ static Operation *lastReader(scf::ForOp loop, Value buffer) {
   return last;
 }
 
+/// The iter_arg that `reader` (the last reader of a stage in `loop`) leaves
+/// in flight: an async product whose result is yielded, not waited for in
+/// the body.
+static std::optional<unsigned> inFlightIterArg(scf::ForOp loop,
+                                               Operation *reader) {
+  auto dot = dyn_cast_or_null<DotOp>(reader);
+  if (!dot || !dot.getAsync())
+    return std::nullopt;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (OpOperand &use : dot.getResult().getUses())
+    if (use.getOwner() == yield.getOperation())
+      return use.getOperandNumber();
+  return std::nullopt;
+}
+
+/// The attn.dot_wait of `v` in `block` (at its top level), if any.
+static DotWaitOp waitOf(Value v, Block *block) {
+  for (Operation *user : v.getUsers())
+    if (auto wait = dyn_cast<DotWaitOp>(user);
+        wait && wait->getBlock() == block)
+      return wait;
+  return nullptr;
+}
+
 class Specializer {
 public:
   explicit Specializer(ProgramOp program) : program(program) {}
@@ -185,6 +209,15 @@ private:
   /// `indices`, at `b`'s place).
   void emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices, Value dest,
                Value barriers, Value index);
+  /// For a stage whose last reader in `loop` is an async product yielded
+  /// as iter_arg `arg` (async_pv's P V, in flight across the iteration):
+  /// the arrival at `empty` for block pos - 1 after the body's wait for
+  /// that iter_arg (when pos > lower), and for the chain's last block
+  /// after the wait for the last loop's result.
+  void releaseAfterNextWait(scf::ForOp loop, unsigned arg, Value empty);
+  /// `if (cond) arrive(empty, stage(pos))` at `b`.
+  void arriveIf(OpBuilder &b, Location loc, Value cond, Value empty,
+                Value pos);
 };
 
 bool Specializer::check(std::string &why) {
@@ -253,9 +286,19 @@ bool Specializer::check(std::string &why) {
                   " rows, and a kernel has one TMA descriptor per buffer");
   }
   for (auto [loop, copies] : llvm::zip(chain.loops, chain.copies))
-    for (ChainCopy &c : copies)
+    for (ChainCopy &c : copies) {
       if (!firstReader(loop, c.op.getDest()))
         return fail("a copied buffer is not read by a product of its loop");
+      // A product in flight across the iteration (async_pv) is released
+      // after its wait in the next iteration and after the chain.
+      std::optional<unsigned> arg =
+          inFlightIterArg(loop, lastReader(loop, c.op.getDest()));
+      if (arg && (!waitOf(loop.getRegionIterArgs()[*arg], loop.getBody()) ||
+                  !waitOf(chain.loops.back().getResult(*arg),
+                          chain.loops.back()->getBlock())))
+        return fail("an asynchronous product yielded by a K/V loop is not "
+                    "waited for in the next iteration and after the chain");
+    }
   // Everything before the chain runs on the producer's threads too: it
   // must have no effect but allocating shared buffers and the copies.
   // Products there (attn-overlap-softmax's first block) move to the
@@ -295,6 +338,41 @@ void Specializer::emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices,
   TmaSource src = tmaSource(b, program, copy, indices);
   TmaCopyOp::create(b, copy.getLoc(), src.buffer, src.indices, dest, barriers,
                     index, /*tensor_map=*/Value());
+}
+
+void Specializer::arriveIf(OpBuilder &b, Location loc, Value cond,
+                           Value empty, Value pos) {
+  auto guard = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
+  Value stage = stageAndPhase(gb, loc, pos).first;
+  MBarrierArriveOp::create(gb, loc, empty, stage);
+}
+
+void Specializer::releaseAfterNextWait(scf::ForOp loop, unsigned arg,
+                                       Value empty) {
+  Location loc = loop.getLoc();
+  // In the body: block pos - 1's stage, once its product is waited for.
+  // Every consumer thread takes the same branch (the position is
+  // uniform), as the barrier's arrival count needs.
+  // Both waits exist (check()).
+  DotWaitOp wait = waitOf(loop.getRegionIterArgs()[arg], loop.getBody());
+  OpBuilder b(wait->getNextNode());
+  Value pos = loop.getInductionVar();
+  Value after = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, pos,
+                                      chain.lower());
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  arriveIf(b, loc, after, empty,
+           arith::SubIOp::create(b, loc, pos, one).getResult());
+  // After the chain: its last block's stage.
+  scf::ForOp last = chain.loops.back();
+  if (loop != last)
+    return;
+  b.setInsertionPointAfter(waitOf(last.getResult(arg), last->getBlock()));
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                    chain.lower(), chain.upper());
+  one = arith::ConstantIndexOp::create(b, loc, 1);
+  arriveIf(b, loc, any, empty,
+           arith::SubIOp::create(b, loc, chain.upper(), one).getResult());
 }
 
 bool Specializer::run() {
@@ -441,6 +519,10 @@ bool Specializer::run() {
       });
       OpBuilder rb(rs[i].first);
       MBarrierWaitOp::create(rb, ll, full[i], stage, phase);
+      if (std::optional<unsigned> arg = inFlightIterArg(kvLoop, rs[i].second)) {
+        releaseAfterNextWait(kvLoop, *arg, empty[i]);
+        continue;
+      }
       rb.setInsertionPointAfter(rs[i].second);
       MBarrierArriveOp::create(rb, ll, empty[i], stage);
     }

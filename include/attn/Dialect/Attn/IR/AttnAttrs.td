@@ -198,6 +198,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       rescaling factor of a block is exactly 1 unless some row moved. With
       `lazy_rescale` the accumulator's rescale is then skipped in most
       blocks of a long row, not only where no maximum changed.
+    * `async_pv` (with `overlap_softmax` and `warp_specialize`, not
+      `ping_pong` or `peel_last_block`): FlashAttention-3's rotation of
+      the overlap. `P V` of block `j` is issued asynchronously after the
+      next block's `Q K^T` and stays in flight across the iteration, under
+      block `j + 1`'s mask and softmax; the accumulator is waited for and
+      rescaled after that softmax. Only one score tile is then live (the
+      one under the softmax), not two, which leaves registers for wider
+      K/V blocks with the overlap (`attn-overlap-softmax`).
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -217,7 +225,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$persistent,
     DefaultValuedParameter<"unsigned", "0">:$fma_exp2,
     DefaultValuedParameter<"bool", "false">:$peel_last_block,
-    DefaultValuedParameter<"unsigned", "0">:$rescale_slack
+    DefaultValuedParameter<"unsigned", "0">:$rescale_slack,
+    DefaultValuedParameter<"bool", "false">:$async_pv
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -226,14 +235,16 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*wgmma=*/false, /*overlap_softmax=*/false,
                    /*warp_specialize=*/false, /*ping_pong=*/false,
                    /*persistent=*/false, /*fma_exp2=*/0,
-                   /*peel_last_block=*/false, /*rescale_slack=*/0);
+                   /*peel_last_block=*/false, /*rescale_slack=*/0,
+                   /*async_pv=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
       return $_get($_ctxt, lazy_rescale, reverse_kv, loop_local_ids, wgmma,
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
                    /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
-                   /*peel_last_block=*/false, /*rescale_slack=*/0);
+                   /*peel_last_block=*/false, /*rescale_slack=*/0,
+                   /*async_pv=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
