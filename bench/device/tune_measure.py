@@ -182,7 +182,9 @@ def measure_key(report, kernels, n, top, rounds, reps, device, env, log, confirm
     default_gpu_config = by_n["gpu_config"] if by_n else report["default_gpu_config"]
     # The cost model's order; candidates pruned by ptxas (emitted only by
     # `attn-tune --emit-all`, for the full-space study) come last.
-    ranked = [r for r in report["ranked"] if r.get("kernels")]
+    # A candidate is compiled once per key-length schedule (attn-tune):
+    # each row is the kernel for the lengths in its "ns".
+    ranked = [r for r in report["ranked"] if r.get("kernels") and n in r.get("ns", [n])]
     ranked.sort(key=lambda r: r["cost_by_n"][str(n)] if "cost_by_n" in r else math.inf)
     if top:
         ranked = [r for r in ranked if "rejected" not in r][:top]

@@ -5,14 +5,17 @@
 // The static half of tuning (no GPU needed): enumerates the legal
 // configurations of the search space for the chip (attn/Tuning), compiles
 // each for every attn.attention of in.mlir in parallel (one context per
-// candidate), assembles it with `ptxas -v`, rejects what fails to compile
+// candidate; once per key-length schedule that withKeyLengthSchedule gives
+// it among the --n, as the configuration passes will schedule a database
+// entry), assembles it with `ptxas -v`, rejects what fails to compile
 // or spills or uses local memory (and, for sm_90a, kernels where ptxas
 // ignored setmaxnreg), ranks the rest with the analytic cost model for
 // each --n (sequence length), and prints a JSON report: the tuning
 // database's key, the heuristic's configuration, every candidate with its
 // configuration strings, resources and cost per --n, or the reason it was
 // rejected. --emit writes the union of each length's best --top candidates
-// (kernels renamed `<function>__c<candidate index>`) and the heuristic's
+// (kernels renamed `<function>__c<candidate index>`, `...v<k>` for its k-th
+// schedule; a report row's "ns" says which lengths it is for) and the heuristic's
 // kernel (`<function>__default`), for bench/device/tune_measure.py. Errors
 // print with a location and exit non-zero.
 //
@@ -75,6 +78,12 @@ static cl::opt<bool> emitAll(
              "timing the full legal space once)"),
     cl::init(false), cl::cat(category));
 static cl::opt<std::string>
+    only("only",
+         cl::desc("Keep the candidates whose name (as the report prints "
+                  "it, e.g. 'wgmma 128x128 w8 s2 ws overlap') matches this "
+                  "regular expression"),
+         cl::init(""), cl::cat(category));
+static cl::opt<std::string>
     cacheDir("cache-dir",
              cl::desc("Keep compilations here by content hash and reuse them "
                       "(default: $XDG_CACHE_HOME/attn/tune or "
@@ -84,10 +93,16 @@ static cl::opt<std::string>
 namespace {
 struct Outcome {
   attn::TuningCandidate candidate;
+  /// The candidate's index in the search space and which of its
+  /// key-length schedules this is (0: the first --n's).
+  size_t index = 0, variant = 0;
+  /// The --n (indices into ns) this variant is compiled for: those where
+  /// withKeyLengthSchedule gives it the same GPU configuration.
+  std::vector<size_t> nIdx;
   bool accepted = false;
   std::string reason;
   attn::KernelResources resources;
-  std::vector<double> costs; // per --n
+  std::vector<double> costs; // per nIdx
   attn::GPUArtifacts artifacts;
   std::unique_ptr<MLIRContext> context; // owns the artifacts' attributes
   /// Set when the compilation came from the cache: its entry (the artifact
@@ -257,6 +272,22 @@ int main(int argc, char **argv) {
                  << "' (sm_80, sm_90a)\n";
     return 1;
   }
+  if (!only.empty()) {
+    llvm::Regex filter(only);
+    std::string error;
+    if (!filter.isValid(error)) {
+      llvm::errs() << "attn-tune: --only: " << error << "\n";
+      return 1;
+    }
+    llvm::erase_if(candidates, [&](const attn::TuningCandidate &c) {
+      return !filter.match(c.str());
+    });
+    if (candidates.empty()) {
+      llvm::errs() << "attn-tune: --only='" << only
+                   << "' matches no candidate of the search space\n";
+      return 1;
+    }
+  }
   // The content cache (CompileCache.h): entries are keyed by the
   // candidate's module and a fingerprint of this executable and ptxas.
   std::string cache = cacheDir;
@@ -283,16 +314,61 @@ int main(int argc, char **argv) {
     }
     fingerprint = selfHash + "/" + ptxasHash;
   }
+  // Each candidate is compiled once per key-length schedule among the --n:
+  // the configuration passes apply withKeyLengthSchedule to a database
+  // entry (peel_last_block for short keys, the rescale slack for long
+  // ones), so a candidate is measured as the kernel it will be.
+  std::vector<Outcome> outcomes;
+  {
+    std::unique_ptr<MLIRContext> ctx = attn::createContext();
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), input);
+    if (!module)
+      return 1;
+    attn::AttentionOp op;
+    module->walk([&](attn::AttentionOp a) {
+      if (!op)
+        op = a;
+    });
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      attn::GpuConfigAttr gpu = candidates[i].gpuConfig(ctx.get());
+      std::vector<attn::GpuConfigAttr> schedules;
+      size_t first = outcomes.size();
+      for (size_t j = 0; j < ns.size(); ++j) {
+        attn::GpuConfigAttr s = attn::withKeyLengthSchedule(gpu, op, ns[j]);
+        auto it = llvm::find(schedules, s);
+        if (it == schedules.end()) {
+          schedules.push_back(s);
+          Outcome o;
+          o.candidate = candidates[i];
+          o.index = i;
+          o.variant = schedules.size() - 1;
+          outcomes.push_back(std::move(o));
+          it = std::prev(schedules.end());
+        }
+        outcomes[first + (it - schedules.begin())].nIdx.push_back(j);
+      }
+    }
+  }
+  // The variant's kernel stem suffix: `__c<index>`, then `v<variant>`.
+  auto suffixOf = [](const Outcome &o) {
+    return "__c" + std::to_string(o.index) +
+           (o.variant ? "v" + std::to_string(o.variant) : std::string());
+  };
+  /// The GPU configuration variant `o` compiles (in `ctx`, for `op`).
+  auto scheduledConfig = [&](const Outcome &o, MLIRContext *ctx,
+                             attn::AttentionOp op) {
+    return attn::withKeyLengthSchedule(o.candidate.gpuConfig(ctx), op,
+                                       ns[o.nIdx.front()]);
+  };
   std::string stemBase = llvm::sys::path::stem(input).str();
   std::mutex warnMutex;
   int64_t hits = 0;
 
-  std::vector<Outcome> outcomes(candidates.size());
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
-  for (size_t i = 0; i < candidates.size(); ++i)
+  for (size_t i = 0; i < outcomes.size(); ++i)
     pool.async([&, i] {
       Outcome &out = outcomes[i];
-      out.candidate = candidates[i];
       out.context = attn::createContext();
       MLIRContext *ctx = out.context.get();
       std::string diag;
@@ -309,12 +385,12 @@ int main(int argc, char **argv) {
       }
       module->walk([&](attn::AttentionOp op) {
         op.setConfigAttr(out.candidate.tileConfig(ctx));
-        op.setGpuConfigAttr(out.candidate.gpuConfig(ctx));
+        op.setGpuConfigAttr(scheduledConfig(out, ctx, op));
       });
       module->walk([&](func::FuncOp fn) {
-        fn.setSymName((fn.getSymName() + "__c" + std::to_string(i)).str());
+        fn.setSymName((fn.getSymName() + suffixOf(out)).str());
       });
-      std::string stem = stemBase + "__c" + std::to_string(i);
+      std::string stem = stemBase + suffixOf(out);
       std::string key;
       if (!cache.empty()) {
         std::string text;
@@ -386,9 +462,9 @@ int main(int argc, char **argv) {
       }
       if (out.reason.empty()) {
         out.accepted = true;
-        for (int64_t n : ns)
+        for (size_t j : out.nIdx)
           out.costs.push_back(attn::estimateCost(out.candidate, out.resources,
-                                                 problemAt(n)));
+                                                 problemAt(ns[j])));
       }
     });
   pool.wait();
@@ -396,17 +472,30 @@ int main(int argc, char **argv) {
   // Per --n, the accepted candidates by cost; the report lists them in the
   // order of the first, and --emit writes the union of each one's best
   // --top (what the device then measures for that bucket).
+  // The cost of variant `o` at --n index j (it is compiled for j).
+  auto costAt = [](const Outcome &o, size_t j) {
+    return o.costs[llvm::find(o.nIdx, j) - o.nIdx.begin()];
+  };
   std::vector<std::vector<size_t>> rankings(ns.size());
   for (size_t j = 0; j < ns.size(); ++j) {
     for (size_t i = 0; i < outcomes.size(); ++i)
-      if (outcomes[i].accepted)
+      if (outcomes[i].accepted && llvm::is_contained(outcomes[i].nIdx, j))
         rankings[j].push_back(i);
     std::stable_sort(rankings[j].begin(), rankings[j].end(),
                      [&](size_t a, size_t b) {
-                       return outcomes[a].costs[j] < outcomes[b].costs[j];
+                       return costAt(outcomes[a], j) < costAt(outcomes[b], j);
                      });
   }
-  std::vector<size_t> order = rankings.front();
+  // The report's order: the first --n's ranking, then the variants of
+  // other lengths by their first ranking, then the rejected.
+  std::vector<size_t> order;
+  std::vector<char> listed(outcomes.size(), 0);
+  for (const std::vector<size_t> &ranking : rankings)
+    for (size_t i : ranking)
+      if (!listed[i]) {
+        listed[i] = 1;
+        order.push_back(i);
+      }
   for (size_t i = 0; i < outcomes.size(); ++i)
     if (!outcomes[i].accepted)
       order.push_back(i);
@@ -424,13 +513,35 @@ int main(int argc, char **argv) {
   for (size_t i : order) {
     Outcome &o = outcomes[i];
     MLIRContext *ctx = o.context.get();
-    std::string config, gpuConfig;
+    std::string config, gpuConfig, scheduled;
     llvm::raw_string_ostream(config) << o.candidate.tileConfig(ctx);
     llvm::raw_string_ostream(gpuConfig) << o.candidate.gpuConfig(ctx);
-    llvm::json::Object row{{"candidate", o.candidate.str()},
-                           {"index", int64_t(i)},
+    {
+      // The op only serves withKeyLengthSchedule's reading of its shape.
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(source, ParserConfig(ctx), input);
+      attn::AttentionOp op;
+      module->walk([&](attn::AttentionOp a) {
+        if (!op)
+          op = a;
+      });
+      llvm::raw_string_ostream(scheduled) << scheduledConfig(o, ctx, op);
+    }
+    llvm::json::Array variantNs;
+    for (size_t j : o.nIdx)
+      variantNs.push_back(ns[j]);
+    // The database stores the candidate's own configuration (the
+    // configuration passes schedule it again by length); the kernel
+    // measured is the scheduled one.
+    std::string name = o.candidate.str();
+    if (scheduled != gpuConfig)
+      name += " @n" + std::to_string(ns[o.nIdx.front()]);
+    llvm::json::Object row{{"candidate", name},
+                           {"index", int64_t(o.index)},
+                           {"ns", std::move(variantNs)},
                            {"config", config},
                            {"gpu_config", gpuConfig},
+                           {"scheduled_gpu_config", scheduled},
                            {"block_m", o.candidate.blockM},
                            {"block_n", o.candidate.blockN},
                            {"warps", o.candidate.warps},
@@ -443,8 +554,8 @@ int main(int argc, char **argv) {
       row["rank"] = ++rank;
       row["cost"] = o.costs.front();
       llvm::json::Object byN;
-      for (size_t j = 0; j < ns.size(); ++j)
-        byN[std::to_string(ns[j])] = o.costs[j];
+      for (auto [j, cost] : llvm::zip(o.nIdx, o.costs))
+        byN[std::to_string(ns[j])] = cost;
       row["cost_by_n"] = std::move(byN);
       row["registers"] = o.resources.registers;
       row["shared_bytes"] = o.resources.sharedBytes;
@@ -452,7 +563,7 @@ int main(int argc, char **argv) {
       row["rejected"] = o.reason;
     }
     if (!emitDir.empty() && emit[i]) {
-      std::string stem = stemBase + "__c" + std::to_string(i);
+      std::string stem = stemBase + suffixOf(o);
       std::string err =
           o.cached ? attn::copyCachedArtifacts(*o.cached, emitDir)
                    : attn::writeArtifacts(o.artifacts, emitDir, stem);
@@ -576,7 +687,8 @@ int main(int argc, char **argv) {
       {"d", problem.d},
       {"dv", problem.dv},
       {"causal", problem.causal},
-      {"candidates", int64_t(outcomes.size())},
+      {"candidates", int64_t(candidates.size())},
+      {"compilations", int64_t(outcomes.size())},
       {"cache", cache.empty() ? llvm::json::Value(nullptr)
                               : llvm::json::Value(llvm::json::Object{
                                     {"dir", cache},
