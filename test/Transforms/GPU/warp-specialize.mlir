@@ -297,3 +297,28 @@ func.func @async_pv_cp_async(%q: memref<?x?x?x64xf16>, %v: memref<?x?x?x64xf16>,
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, async_pv = true>}
   return
 }
+
+// -----
+
+// async_pv with ping_pong: the body's two products (the next block's
+// Q K^T and this block's P V, issued back to back) are one turn, passed
+// right after the second issue, before the wait for the first.
+// CHECK-LABEL: func.func @async_pv_ping_pong
+// CHECK: } consumers {
+// CHECK: scf.for
+// CHECK: attn.turn_wait
+// CHECK-NEXT: attn.dot {{.*}} transpose_b async
+// CHECK-NOT: attn.turn_
+// CHECK: attn.dot {{.*}} async
+// CHECK-NEXT: attn.turn_signal
+// CHECK-NEXT: attn.dot_wait {{.*}} {pending = 1 : i64}
+// CHECK-NOT: attn.turn_
+// CHECK: scf.yield
+func.func @async_pv_ping_pong(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                              %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, ping_pong = true, async_pv = true>}
+  return
+}

@@ -118,14 +118,13 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
   // P V in flight across an iteration reads its V stage until the next
   // iteration's wait: only the mbarrier ring of warp specialization
   // releases a stage there (the cp.async ring's barriers are per
-  // iteration). Ping-pong's turns and the peeled last block assume one
-  // product in flight at a time and are not built for it.
+  // iteration). The peeled last block assumes one product in flight at a
+  // time and is not built for it.
   if (asyncPV && (!overlapSoftmax || !warpSpecialize))
     return emitError() << "async_pv rotates the overlap of the softmax and "
                           "needs overlap_softmax and warp_specialize";
-  if (asyncPV && (pingPong || peelLastBlock))
-    return emitError() << "async_pv is not built with "
-                       << (pingPong ? "ping_pong" : "peel_last_block");
+  if (asyncPV && peelLastBlock)
+    return emitError() << "async_pv is not built with peel_last_block";
   return success();
 }
 

@@ -38,7 +38,8 @@
 //     a chain loop becomes one turn (attn.turn_wait before it, after its
 //     stage's full wait; attn.turn_signal after it), so that the
 //     warpgroups' products alternate and one's softmax runs under
-//     another's products.
+//     another's products. With `async_pv` the body's products (issued
+//     back to back, waited for later) are one turn together.
 //  6. With `peel_last_block` (and `overlap_softmax`, not `ping_pong`): the
 //     last block runs once, after the chain, without the spare product of
 //     the next block (PeelLastBlock.h).
@@ -535,17 +536,32 @@ bool Specializer::run() {
       if (isa<AsyncWaitOp, gpu::BarrierOp>(op))
         op.erase();
     // Step 5.
-    if (program.getGpuConfigOrDefault().getPingPong())
+    GpuConfigAttr gpuConfig = program.getGpuConfigOrDefault();
+    if (gpuConfig.getPingPong()) {
+      SmallVector<Operation *> products;
       for (Operation &op : kvLoop.getBody()->without_terminator()) {
         bool product = false;
         op.walk([&](DotOp) { product = true; });
-        if (!product)
-          continue;
-        OpBuilder tb(&op);
-        TurnWaitOp::create(tb, op.getLoc());
-        tb.setInsertionPointAfter(&op);
-        TurnSignalOp::create(tb, op.getLoc());
+        if (product)
+          products.push_back(&op);
       }
+      // With async_pv a block's two products are issued back to back
+      // (block j + 1's Q K^T, block j's P V) and waited for later: one
+      // turn from the first issue to the last, as FlashAttention-3 passes
+      // the turn right after issuing both. Otherwise a turn per product.
+      SmallVector<std::pair<Operation *, Operation *>> turns;
+      if (gpuConfig.getAsyncPv() && !products.empty())
+        turns.push_back({products.front(), products.back()});
+      else
+        for (Operation *op : products)
+          turns.push_back({op, op});
+      for (auto [from, to] : turns) {
+        OpBuilder tb(from);
+        TurnWaitOp::create(tb, from->getLoc());
+        tb.setInsertionPointAfter(to);
+        TurnSignalOp::create(tb, to->getLoc());
+      }
+    }
   }
   for (ChainCopy &c : preCopies) {
     c.commit->erase();

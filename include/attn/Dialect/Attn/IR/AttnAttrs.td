@@ -199,7 +199,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       `lazy_rescale` the accumulator's rescale is then skipped in most
       blocks of a long row, not only where no maximum changed.
     * `async_pv` (with `overlap_softmax` and `warp_specialize`, not
-      `ping_pong` or `peel_last_block`): FlashAttention-3's rotation of
+      `peel_last_block`; with `ping_pong` a block's two products are one
+      turn): FlashAttention-3's rotation of
       the overlap. `P V` of block `j` is issued asynchronously after the
       next block's `Q K^T` and stays in flight across the iteration, under
       block `j + 1`'s mask and softmax; the accumulator is waited for and
