@@ -9,6 +9,7 @@
 #    ALiBi, a score_mod, a mask_mod), each with <name>.harness.json saying
 #    what it computes, so that the harness builds an independent reference
 #    and the same modification for FlexAttention.
+# With ATTN_MAIN_ONLY=1 only the first group (the benchmark matrix).
 # Writes PTX, cubin and JSON per kernel and the compile time of each (whole
 # attn-compile run, PTX and cubin) into DIR/compile_times.txt.
 # usage: bench/device/build_artifacts.sh [DIR] [CHIP]
@@ -90,6 +91,9 @@ for dt in f16 bf16; do
     done
   done
 done
+# ATTN_MAIN_ONLY=1: the benchmark matrix's 24 kernels only (a comparison
+# of two chips or two builds on it).
+if [ "${ATTN_MAIN_ONLY:-0}" = 1 ]; then cat "$out/compile_times.txt"; exit 0; fi
 # Correctness of the other default shapes (timed too, outside the
 # benchmark's D = Dv matrix): no LSE output, D != Dv, D = 192.
 emit_shape attn_f16_d128_none_nolse f16 128 128 no none
