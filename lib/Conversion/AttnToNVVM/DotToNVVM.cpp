@@ -260,12 +260,24 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
     SmallVector<std::pair<int64_t, int64_t>> chunks; // (first column, width)
     for (int64_t n0 = 0; n0 < n; n0 += 256)
       chunks.push_back({n0, std::min<int64_t>(256, n - n0)});
+    // A zero accumulator (the scores' product) is not materialized: the
+    // first k-step overwrites (scale-d 0) an undefined one. That saves a
+    // register move per accumulator value and block, and leaves ptxas
+    // free to place the product's registers where dead values were (the
+    // previous block's probabilities under async_pv). Not for a guarded
+    // product, which must leave its accumulator as it was.
+    bool overwrite = false;
+    DenseElementsAttr accInit;
+    if (aBuffer && adaptor.getPred().empty() &&
+        matchPattern(op.getAcc(), m_Constant(&accInit)) && accInit.isSplat())
+      overwrite = accInit.getSplatValue<APFloat>().isPosZero();
     SmallVector<Value> acc;
     for (auto [n0, width] : chunks) {
       Type structT = wgmmaAccumulatorType(b.getContext(), width);
       Value s = LLVM::UndefOp::create(b, structT);
-      for (int64_t i = 0; i < width / 2; ++i)
-        s = LLVM::InsertValueOp::create(b, s, accIn[n0 / 2 + i], i);
+      if (!overwrite)
+        for (int64_t i = 0; i < width / 2; ++i)
+          s = LLVM::InsertValueOp::create(b, s, accIn[n0 / 2 + i], i);
       acc.push_back(s);
     }
 
@@ -296,7 +308,8 @@ struct WarpgroupDotLowering : public OpConversionPattern<DotOp> {
                                               aRegs[kk].end()),
               da, db});
         else
-          acc[c] = aBuffer ? wgmmaSS(b, acc[c], da, db, width, elt, bMNMajor)
+          acc[c] = aBuffer ? wgmmaSS(b, acc[c], da, db, width, elt, bMNMajor,
+                                     /*overwrite=*/overwrite && kk == 0)
                            : wgmmaRS(b, acc[c], aRegs[kk], db, width, elt,
                                      bMNMajor);
       }

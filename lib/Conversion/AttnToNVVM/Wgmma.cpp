@@ -114,14 +114,16 @@ static Value wgmmaInline(ImplicitLocOpBuilder &b, Value acc,
 }
 
 Value nvgpu::wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA,
-                     Value descB, int64_t n, Type elt, bool bMNMajor) {
+                     Value descB, int64_t n, Type elt, bool bMNMajor,
+                     bool overwrite) {
   MLIRContext *ctx = b.getContext();
   // PTX's default is A row-major and B column-major, both K-major; B
   // stored [K, N] is the transposed (MN-major) case.
   return NVVM::WgmmaMmaAsyncOp::create(
       b, acc.getType(), acc, descA, descB,
       NVVM::MMAShapeAttr::get(ctx, 64, n, 16), wgmmaType(elt), wgmmaType(elt),
-      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+      NVVM::WGMMATypes::f32,
+      overwrite ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
       NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
       bMNMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
       /*satfinite=*/nullptr);

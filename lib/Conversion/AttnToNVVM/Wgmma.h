@@ -40,9 +40,10 @@ Type wgmmaAccumulatorType(MLIRContext *ctx, int64_t n);
 
 /// acc + A B for one m64nNk16 step, A and B from shared memory (`descA`,
 /// `descB`); B is K-major (stored [N, K]) unless `bMNMajor` (stored
-/// [K, N], MN-major). `elt` is f16 or bf16.
+/// [K, N], MN-major). `elt` is f16 or bf16. With `overwrite`, A B alone
+/// (scale-d 0: `acc`'s values are not read, so it may be undef).
 Value wgmmaSS(ImplicitLocOpBuilder &b, Value acc, Value descA, Value descB,
-              int64_t n, Type elt, bool bMNMajor);
+              int64_t n, Type elt, bool bMNMajor, bool overwrite = false);
 
 /// acc + A B for one m64nNk16 step, A from registers (four packed i32: the
 /// mma.m16n8k16 A fragment of the warp's 16 rows), B from shared memory.

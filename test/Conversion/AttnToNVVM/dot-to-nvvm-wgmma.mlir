@@ -13,9 +13,13 @@
 // atom), 128-byte swizzle: (1 << 16) | (64 << 32) | (1 << 62).
 // CHECK: arith.constant 4611686293305360384 : i64
 // S = Q K^T: eight k-steps of m64n64k16, both operands from shared memory,
-// B K-major (col), after a fence, then committed and waited for.
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-8: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// B K-major (col), after a fence, then committed and waited for. Its
+// accumulator is the zero tile: not materialized, the first k-step
+// overwrites an undefined one (scale-d 0), the others accumulate.
+// CHECK: %[[UNDEF:[^ ]+]] = llvm.mlir.undef : !llvm.struct<(f32,
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[UNDEF]], <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-COUNT-7: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // No read of the accumulator may be scheduled above the wait: the 32
