@@ -35,6 +35,9 @@
 //     product). Prefetching them a block ahead (a second tile carried
 //     across iterations) was tried: 30-55 registers more, and spills for
 //     bf16 at the 64 x 64 tiles.
+//  6. A product in flight across iterations (async_pv's P V, yielded
+//     async) is an error here: only attn-warp-specialize's mbarrier ring
+//     releases its buffer after the next iteration's wait.
 //
 //===----------------------------------------------------------------------===//
 

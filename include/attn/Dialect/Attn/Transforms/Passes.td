@@ -256,6 +256,15 @@ def AttnOverlapSoftmax : Pass<"attn-overlap-softmax"> {
     instruction writes a product's accumulator while one is in flight. A
     chain of another shape is left alone with a warning.
 
+    With `async_pv` (FlashAttention-3's rotation; needs
+    `warp_specialize`): block `j + 1`'s `Q K^T` is issued after block
+    `j`'s softmax and rescale, right before `P V`, which is issued async
+    too and yielded in flight; the next iteration waits for it (with the
+    probabilities, whose conversion to 16 bits must not overwrite the P
+    registers the product still reads) after its own softmax, and one wait
+    after the chain completes the last. The `Q K^T` is waited for with
+    `pending = 1`.
+
     ```mlir
     // after (abridged)
     %s0 = attn.dot %q, %k0, %zero transpose_b : ...
@@ -324,7 +333,9 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
     "empty" barrier after; the producer waits for "empty" before copying
     the next block into the stage. No CTA-wide barrier is left in the K/V
     loops. With `overlap_softmax`, a stage read by an async product is
-    released after the `attn.dot_wait` that completes it, and the first
+    released after the `attn.dot_wait` that completes it (with `async_pv`,
+    whose `P V` stays in flight across the iteration: after the next
+    iteration's wait, and the chain's last block after the chain), and the first
     block's copy and product before the chain go to the producer (issued
     only when the chain has blocks) and to the consumers. A program this
     cannot handle (tiles staged from registers, copies that TMA cannot
@@ -386,7 +397,10 @@ def AttnPipeline : Pass<"attn-pipeline"> {
       used.
 
     Other loops keep attn-stage-shared's schedule (a warning says so when
-    `stages > 1` was asked for).
+    `stages > 1` was asked for). A program with a product in flight across
+    K/V iterations (`async_pv` where attn-warp-specialize did not apply)
+    is an error: this ring's barriers would let the next copy into the
+    buffer the product still reads.
 
     ```mlir
     // stages = 2, after (abridged)
