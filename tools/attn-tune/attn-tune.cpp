@@ -99,6 +99,8 @@ struct Outcome {
   /// The --n (indices into ns) this variant is compiled for: those where
   /// withKeyLengthSchedule gives it the same GPU configuration.
   std::vector<size_t> nIdx;
+  /// The GPU configuration it is compiled with, printed.
+  std::string scheduled;
   bool accepted = false;
   std::string reason;
   attn::KernelResources resources;
@@ -343,6 +345,7 @@ int main(int argc, char **argv) {
           o.candidate = candidates[i];
           o.index = i;
           o.variant = schedules.size() - 1;
+          llvm::raw_string_ostream(o.scheduled) << s;
           outcomes.push_back(std::move(o));
           it = std::prev(schedules.end());
         }
@@ -513,20 +516,10 @@ int main(int argc, char **argv) {
   for (size_t i : order) {
     Outcome &o = outcomes[i];
     MLIRContext *ctx = o.context.get();
-    std::string config, gpuConfig, scheduled;
+    std::string config, gpuConfig;
+    const std::string &scheduled = o.scheduled;
     llvm::raw_string_ostream(config) << o.candidate.tileConfig(ctx);
     llvm::raw_string_ostream(gpuConfig) << o.candidate.gpuConfig(ctx);
-    {
-      // The op only serves withKeyLengthSchedule's reading of its shape.
-      OwningOpRef<ModuleOp> module =
-          parseSourceString<ModuleOp>(source, ParserConfig(ctx), input);
-      attn::AttentionOp op;
-      module->walk([&](attn::AttentionOp a) {
-        if (!op)
-          op = a;
-      });
-      llvm::raw_string_ostream(scheduled) << scheduledConfig(o, ctx, op);
-    }
     llvm::json::Array variantNs;
     for (size_t j : o.nIdx)
       variantNs.push_back(ns[j]);

@@ -282,6 +282,7 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     rewriter.modifyOpInPlace(softmax,
                              [&] { softmax.getAccMutable().assign(zeroAcc); });
     rewriter.setInsertionPoint(p.values);
+    DotWaitOp wait; // block j + 1's scores, yielded
     if (asyncPV) {
       // Step 4: P V of block j - 1 is waited for right after block j's
       // softmax; block j + 1's product moves after the rescale. The wait
@@ -304,22 +305,19 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
         p.values.setAsync(true);
       });
       rewriter.setInsertionPointAfter(p.values);
-      auto wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
-                                    /*pending=*/1);
-      rewriter.modifyOpInPlace(yield, [&] {
-        yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
-      });
+      wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                               /*pending=*/1);
     } else {
-      auto wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
-                                    /*pending=*/0);
+      wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                               /*pending=*/0);
       Value rescaled =
           rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
       rewriter.modifyOpInPlace(
           p.values, [&] { p.values.getAccMutable().assign(rescaled); });
-      rewriter.modifyOpInPlace(yield, [&] {
-        yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
-      });
     }
+    rewriter.modifyOpInPlace(yield, [&] {
+      yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
+    });
     rewriter.eraseOp(p.scores);
     rewriter.eraseOp(p.key);
     scores = newLoop.getResults().back();
