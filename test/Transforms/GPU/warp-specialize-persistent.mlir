@@ -6,10 +6,11 @@
 // t = block_id.x, block_id.x + grid_dim.x, ... < grid_m * grid_bh, each
 // tile's ids recomputed from t (t mod grid_m, t / grid_m); the rings go on
 // from tile to tile (every position adds the blocks of the tiles before,
-// carried by the loops); the copies before the chain (Q and the first K
-// block) get an "empty" barrier of 256 consumer arrivals, which the
-// producer waits for with the parity of the tile before and the consumers
-// arrive at after the chain.
+// carried by the loops; the K ring, whose first block of each tile takes
+// the position in front of the tile's chain, adds the tiles before too);
+// the copies before the chain (Q) get an "empty" barrier of 256 consumer
+// arrivals, which the producer waits for with the parity of the tile
+// before and the consumers arrive at after the chain.
 
 // Unmasked (tiles of equal work): worker w takes tiles w, w + workers, ...
 // CHECK: #[[$LICM:.+]] = #llvm.loop_licm<disable = true>
@@ -17,7 +18,7 @@
 // CHECK-LABEL: func.func @unmasked
 // CHECK: attn.program (%[[M:[^,]+]], %[[BH:[^)]+]]) in (%[[GM:[^,]+]], %[[GBH:[^)]+]])
 // CHECK-NEXT: persistent = true, peel_last_block = true>, persistent, shared_bytes
-// CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 2 : i64, {{.*}}} : !attn.mbarriers<1>
+// CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 1 : i64, {{.*}}} : !attn.mbarriers<1>
 // CHECK-NEXT: %[[PREEMPTY:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<1>
 // CHECK: %[[EMPTYK:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<2>
 // CHECK: attn.warp_specialize {{.*}} producer {
@@ -33,11 +34,24 @@
 // CHECK: %[[BEFORE:[^ ]+]] = arith.addi %[[IT]], %{{.*}}
 // CHECK: attn.mbarrier_wait %[[PREEMPTY]][%{{.*}}], %[[BEFORE]]
 // CHECK-NEXT: attn.tma_copy %arg0{{.*}}, %[[PRE]]
+// The first K block: position 0 of the tile's K ring.
+// CHECK: %[[KB:[^ ]+]] = arith.addi %{{.*}}, %[[BASE]]
+// CHECK-NEXT: %[[KP:[^ ]+]] = arith.addi %[[KB]], %[[IT]]
+// CHECK: %[[KS:[^ ]+]] = arith.remui %[[KP]], %{{.*}}
+// CHECK: attn.mbarrier_wait %[[EMPTYK]][%[[KS]]]
+// CHECK: attn.tma_copy %arg1
 // CHECK: scf.for %[[J:[^ ]+]] = %[[LO]] to %[[HI]]
 // CHECK-NEXT: %[[REL:[^ ]+]] = arith.subi %[[J]], %[[LO]]
-// CHECK-NEXT: %[[POS:[^ ]+]] = arith.addi %[[REL]], %[[BASE]]
+// CHECK: %[[LEAD:[^ ]+]] = arith.addi %[[REL]], %c1
+// CHECK-NEXT: %[[POS0:[^ ]+]] = arith.addi %[[LEAD]], %[[BASE]]
+// CHECK-NEXT: %[[POS:[^ ]+]] = arith.addi %[[POS0]], %[[IT]]
 // CHECK: %[[ST:[^ ]+]] = arith.remui %[[POS]], %{{.*}}
 // CHECK: attn.mbarrier_wait %[[EMPTYK]][%[[ST]]]
+// V's ring has no lead position.
+// CHECK: %[[VREL:[^ ]+]] = arith.subi %[[J]], %[[LO]]
+// CHECK-NEXT: %[[VPOS:[^ ]+]] = arith.addi %[[VREL]], %[[BASE]]
+// CHECK-NEXT: arith.constant 2
+// CHECK-NEXT: arith.remui %[[VPOS]]
 // The next tile starts where this one's blocks end.
 // CHECK: %[[N:[^ ]+]] = arith.subi %[[HI]], %[[LO]]
 // CHECK: %[[NPOS:[^ ]+]] = arith.maxsi %[[N]], %{{.*}}
@@ -47,6 +61,11 @@
 // CHECK: } consumers {
 // CHECK: scf.for %{{.*}} iter_args(%[[CBASE:[^ ]+]] = %{{.*}}, %[[CIT:[^ ]+]] = %{{.*}})
 // CHECK: attn.mbarrier_wait %[[PRE]][%{{.*}}], %[[CIT]]
+// CHECK: %[[CKB:[^ ]+]] = arith.addi %{{.*}}, %[[CBASE]]
+// CHECK-NEXT: %[[CKP:[^ ]+]] = arith.addi %[[CKB]], %[[CIT]]
+// CHECK: %[[CKS:[^ ]+]] = arith.remui %[[CKP]]
+// CHECK-NEXT: %[[CKPH:[^ ]+]] = arith.divui %[[CKP]]
+// CHECK-NEXT: attn.mbarrier_wait %{{.*}}[%[[CKS]]], %[[CKPH]]
 // The three K/V loops and the peeled last block, each offset by the
 // consumers' own count.
 // CHECK-COUNT-3: arith.addi %{{.*}}, %[[CBASE]]

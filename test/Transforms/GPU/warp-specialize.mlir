@@ -131,22 +131,39 @@ func.func @two_heights(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // -----
 
 // With overlap_softmax: the first block's K (before the chain, from the
-// buffer the chain copies K from) only when the chain has blocks (K may be
-// empty, and an empty tensor has no TMA descriptor), else a plain arrival;
-// the first block's product is the consumers'; a K stage read by an async
-// product is released after the attn.dot_wait that completes it.
+// buffer the chain copies K from) takes the K ring's position in front of
+// the chain's (stage 0 of the first tile, no buffer of its own: `pre`
+// counts Q alone); it is copied only when the chain has blocks (K may be
+// empty, and an empty tensor has no TMA descriptor), else the stage's
+// "full" barrier gets a plain arrival; the first block's product is the
+// consumers', between the stage's wait and its release; a K stage read by
+// an async product is released after the attn.dot_wait that completes it.
 // CHECK-LABEL: func.func @with_overlap
-// CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 2 : i64, {{.*}}} : !attn.mbarriers<1>
+// CHECK: %[[PRE:[^ ]+]] = attn.mbarrier_alloc {arrivals = 1 : i64, {{.*}}} : !attn.mbarriers<1>
+// CHECK-NEXT: %[[KFULL:[^ ]+]] = attn.mbarrier_alloc {arrivals = 1 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK-NEXT: %[[KEMPTY:[^ ]+]] = attn.mbarrier_alloc {arrivals = 256 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK-NEXT: %[[KRING:[^ ]+]] = attn.local_alloc {{.*}} : !attn.shared<2x64x64xf16
+// CHECK-NOT: attn.local_alloc {{.*}} : !attn.shared<64x64xf16
 // CHECK: producer {
-// CHECK: attn.tma_copy %arg0
-// CHECK: %[[ANY:[^ ]+]] = arith.cmpi slt, %[[LO:[^ ,]+]], %[[HI:[^ ,]+]] : index
+// CHECK: attn.tma_copy %arg0{{.*}}, %[[PRE]][
+// CHECK: %[[BEFORE:[^ ]+]] = arith.subi %[[LO:[^ ,]+]], %{{.*}} : index
+// CHECK-NEXT: %[[REL:[^ ]+]] = arith.subi %[[BEFORE]], %[[LO]] : index
+// CHECK: %[[LEAD:[^ ]+]] = arith.addi %[[REL]], %c1{{.*}} : index
+// CHECK: %[[KSTAGE:[^ ]+]] = arith.remui %[[LEAD]], %c2
+// CHECK: attn.mbarrier_wait %[[KEMPTY]][%[[KSTAGE]]]
+// CHECK: %[[ANY:[^ ]+]] = arith.cmpi slt, %[[LO]], %[[HI:[^ ,]+]] : index
 // CHECK-NEXT: scf.if %[[ANY]] {
-// CHECK-NEXT: attn.tma_copy %arg1{{.*}}, %[[PRE]][
+// CHECK-NEXT: %[[VIEW:[^ ]+]] = attn.local_view %[[KRING]][%[[KSTAGE]]]
+// CHECK-NEXT: attn.tma_copy %arg1{{.*}} into %[[VIEW]], %[[KFULL]][%[[KSTAGE]]]
 // CHECK-NEXT: } else {
-// CHECK-NEXT: attn.mbarrier_arrive %[[PRE]][
+// CHECK-NEXT: attn.mbarrier_arrive %[[KFULL]][%[[KSTAGE]]]
 // CHECK: } consumers {
 // CHECK: attn.mbarrier_wait %[[PRE]]
-// CHECK-NEXT: = attn.dot {{.*}} transpose_b :
+// CHECK: %[[CSTAGE:[^ ]+]] = arith.remui
+// CHECK: attn.mbarrier_wait %[[KFULL]][%[[CSTAGE]]]
+// CHECK-NEXT: %[[CVIEW:[^ ]+]] = attn.local_view %[[KRING]][%[[CSTAGE]]]
+// CHECK-NEXT: = attn.dot %{{.*}}, %[[CVIEW]], {{.*}} transpose_b :
+// CHECK-NEXT: attn.mbarrier_arrive %[[KEMPTY]][%[[CSTAGE]]]
 // CHECK: scf.for
 // CHECK: attn.mbarrier_wait
 // CHECK-NEXT: %[[S:[^ ]+]] = attn.dot {{.*}} transpose_b async

@@ -5,8 +5,8 @@
 //  1. Check that shape: nothing but allocations and pure ops before the
 //     op, nothing after it, the chain's last loop at the consumers' top
 //     level.
-//  2. The copies before the chain (Q, and the first K block of an
-//     overlapped program) get an "empty" barrier next to their "full" one:
+//  2. The copies before the chain (Q; an overlapped program's first K
+//     block is in the K ring) get an "empty" barrier next to their "full" one:
 //     the producer may overwrite them for the next tile only once every
 //     consumer thread is past the chain (their last reader).
 //  3. Each region becomes one loop over rounds of the workers' tiles
@@ -20,7 +20,8 @@
 //       heads and block range;
 //     * every chain position that derives a ring stage and phase adds
 //       `base`, so that the rings go on from tile to tile (their barriers
-//       are initialized once per CTA);
+//       are initialized once per CTA); a ring with a lead position (the
+//       first K block) adds the tiles before as well (`tilesBefore`);
 //     * the producer waits for "empty" of the copies before the chain with
 //       the parity of the tile before (a fresh barrier passes it at once),
 //       the consumers wait for their "full" with the tile's own and arrive
@@ -150,6 +151,9 @@ TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
   s.base.replaceUsesWithIf(t.base, [&](OpOperand &use) {
     return t.loop->isAncestor(use.getOwner());
   });
+  s.tilesBefore.replaceUsesWithIf(t.it, [&](OpOperand &use) {
+    return t.loop->isAncestor(use.getOwner());
+  });
   // The blocks this tile's chain goes through (none for an empty range).
   OpBuilder yb = OpBuilder::atBlockEnd(body);
   Value lower = t.mapping.lookupOrDefault(s.lower);
@@ -184,7 +188,8 @@ bool mlir::attn::makePersistent(SpecializedProgram &s, std::string &why) {
             "' follows the warp-specialized region";
       return false;
     }
-    if (isa<LocalAllocOp, MBarrierAllocOp>(op) || s.base.getDefiningOp() == &op)
+    if (isa<LocalAllocOp, MBarrierAllocOp>(op) ||
+        s.base.getDefiningOp() == &op || s.tilesBefore.getDefiningOp() == &op)
       continue;
     if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0) {
       why = "'" + op.getName().getStringRef().str() +
@@ -248,6 +253,8 @@ bool mlir::attn::makePersistent(SpecializedProgram &s, std::string &why) {
       op->erase();
   if (s.base.use_empty())
     s.base.getDefiningOp()->erase();
+  if (s.tilesBefore.use_empty())
+    s.tilesBefore.getDefiningOp()->erase();
   program.setPersistent(true);
   return true;
 }

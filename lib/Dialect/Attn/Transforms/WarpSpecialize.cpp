@@ -21,7 +21,12 @@
 //  2. Barriers at the top of the program: `pre` (the copies before the
 //     chain, one arrival each), and per copy of the chain `full` (one
 //     arrival, the producer's) and `empty` (every consumer thread) with
-//     `stages` barriers; the chain's buffers get `stages` stages.
+//     `stages` barriers; the chain's buffers get `stages` stages. A copy
+//     before the chain from a buffer the chain copies (attn-overlap-
+//     softmax's first K block, read by synchronous products before the
+//     chain only) is a "lead": it takes the ring position in front of the
+//     chain's (lower - 1) in that copy's ring, whose later positions shift
+//     by one, instead of a buffer and a `pre` arrival of its own.
 //  3. attn.warp_specialize replaces the program from the first chain loop
 //     to its end: `consumers` is that code; `producer` issues the copies
 //     before the chain (into `pre`), then for every block t of the chain,
@@ -199,13 +204,22 @@ private:
   /// With `persistent`: a constant 0 added to every chain position, which
   /// the tile loops replace by the blocks of the tiles before.
   Value base;
+  /// With `persistent`: a constant 0 that the tile loops replace by the
+  /// number of tiles before; the rings with a lead position advance by one
+  /// more per tile.
+  Value tilesBefore;
+  /// Per chain copy: 1 where a copy before the chain reads the same buffer
+  /// (attn-overlap-softmax's first K block) and takes the ring's position
+  /// in front of the chain's, 0 otherwise.
+  SmallVector<int64_t> lead;
 
   /// Whether the program can be specialized; `why` says why not.
   bool check(std::string &why);
   Value makeBarriers(OpBuilder &b, int64_t count, int64_t arrivals);
-  /// The block's stage and phase for chain position `pos`.
-  std::pair<Value, Value> stageAndPhase(OpBuilder &b, Location loc,
-                                        Value pos);
+  /// The stage and phase of chain copy `copy`'s ring for chain position
+  /// `pos` (the lead copy before the chain is at `pos = lower - 1`).
+  std::pair<Value, Value> stageAndPhase(OpBuilder &b, Location loc, Value pos,
+                                        unsigned copy);
   /// Builds `attn.tma_copy` of `copy` at `b` (its indices computed by
   /// `indices`, at `b`'s place).
   void emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices, Value dest,
@@ -215,10 +229,11 @@ private:
   /// the arrival at `empty` for block pos - 1 after the body's wait for
   /// that iter_arg (when pos > lower), and for the chain's last block
   /// after the wait for the last loop's result.
-  void releaseAfterNextWait(scf::ForOp loop, unsigned arg, Value empty);
-  /// `if (cond) arrive(empty, stage(pos))` at `b`.
+  void releaseAfterNextWait(scf::ForOp loop, unsigned arg, Value empty,
+                            unsigned copy);
+  /// `if (cond) arrive(empty, stage(pos))` at `b` (`copy`'s ring).
   void arriveIf(OpBuilder &b, Location loc, Value cond, Value empty,
-                Value pos);
+                Value pos, unsigned copy);
 };
 
 bool Specializer::check(std::string &why) {
@@ -325,10 +340,15 @@ Value Specializer::makeBarriers(OpBuilder &b, int64_t count,
 }
 
 std::pair<Value, Value> Specializer::stageAndPhase(OpBuilder &b, Location loc,
-                                                   Value pos) {
+                                                   Value pos, unsigned copy) {
   Value rel = arith::SubIOp::create(b, loc, pos, chain.lower());
+  if (lead[copy])
+    rel = arith::AddIOp::create(
+        b, loc, rel, arith::ConstantIndexOp::create(b, loc, lead[copy]));
   if (base)
     rel = arith::AddIOp::create(b, loc, rel, base);
+  if (lead[copy] && tilesBefore)
+    rel = arith::AddIOp::create(b, loc, rel, tilesBefore);
   Value s = arith::ConstantIndexOp::create(b, loc, config.getStages());
   return {arith::RemUIOp::create(b, loc, rel, s),
           arith::DivUIOp::create(b, loc, rel, s)};
@@ -342,15 +362,15 @@ void Specializer::emitTma(OpBuilder &b, AsyncCopyOp copy, ValueRange indices,
 }
 
 void Specializer::arriveIf(OpBuilder &b, Location loc, Value cond,
-                           Value empty, Value pos) {
+                           Value empty, Value pos, unsigned copy) {
   auto guard = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
-  Value stage = stageAndPhase(gb, loc, pos).first;
+  Value stage = stageAndPhase(gb, loc, pos, copy).first;
   MBarrierArriveOp::create(gb, loc, empty, stage);
 }
 
 void Specializer::releaseAfterNextWait(scf::ForOp loop, unsigned arg,
-                                       Value empty) {
+                                       Value empty, unsigned copy) {
   Location loc = loop.getLoc();
   // In the body: block pos - 1's stage, once its product is waited for.
   // Every consumer thread takes the same branch (the position is
@@ -363,7 +383,7 @@ void Specializer::releaseAfterNextWait(scf::ForOp loop, unsigned arg,
                                       chain.lower());
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   arriveIf(b, loc, after, empty,
-           arith::SubIOp::create(b, loc, pos, one).getResult());
+           arith::SubIOp::create(b, loc, pos, one).getResult(), copy);
   // After the chain: its last block's stage.
   scf::ForOp last = chain.loops.back();
   if (loop != last)
@@ -373,7 +393,8 @@ void Specializer::releaseAfterNextWait(scf::ForOp loop, unsigned arg,
                                     chain.lower(), chain.upper());
   one = arith::ConstantIndexOp::create(b, loc, 1);
   arriveIf(b, loc, any, empty,
-           arith::SubIOp::create(b, loc, chain.upper(), one).getResult());
+           arith::SubIOp::create(b, loc, chain.upper(), one).getResult(),
+           copy);
 }
 
 bool Specializer::run() {
@@ -402,11 +423,42 @@ bool Specializer::run() {
   // Step 2.
   OpBuilder b(first);
   bool persistent = program.getGpuConfigOrDefault().getPersistent();
-  if (persistent)
+  if (persistent) {
     base = arith::ConstantIndexOp::create(b, loc, 0);
-  Value pre = preCopies.empty()
-                  ? Value()
-                  : makeBarriers(b, 1, preCopies.size());
+    tilesBefore = arith::ConstantIndexOp::create(b, loc, 0);
+  }
+  // A copy before the chain from a buffer the chain copies from, into a
+  // buffer of the chain's tile type that only products before the chain
+  // read (attn-overlap-softmax's first K block), takes the position in
+  // front of the chain's in that copy's ring instead of a buffer of its
+  // own: 40 KiB at D = 256, 128 x 80, which lets FlashAttention-3's tile
+  // fit with the overlap. The others (Q) complete `pre`.
+  std::string unused;
+  SmallVector<Value> chainSources;
+  for (ChainCopy &c : firstCopies)
+    chainSources.push_back(tmaBuffer(program, c.op, unused));
+  lead.assign(firstCopies.size(), 0);
+  SmallVector<std::pair<ChainCopy, unsigned>> leadCopies;
+  SmallVector<ChainCopy> plainPre;
+  for (ChainCopy &c : preCopies) {
+    auto *it = llvm::find(chainSources, tmaBuffer(program, c.op, unused));
+    unsigned i = it - chainSources.begin();
+    Value dest = c.op.getDest();
+    bool readBeforeChain = llvm::all_of(dest.getUsers(), [&](Operation *u) {
+      auto dot = dyn_cast<DotOp>(u);
+      return u == c.op.getOperation() ||
+             (dot && !dot.getAsync() && u->getBlock() == first->getBlock() &&
+              u->isBeforeInBlock(first));
+    });
+    if (it != chainSources.end() && !lead[i] && readBeforeChain &&
+        dest.getType() == chain.buffers[i].getType()) {
+      lead[i] = 1;
+      leadCopies.push_back({c, i});
+    } else {
+      plainPre.push_back(c);
+    }
+  }
+  Value pre = plainPre.empty() ? Value() : makeBarriers(b, 1, plainPre.size());
   SmallVector<Value> full, empty, staged;
   for (Value buffer : chain.buffers) {
     full.push_back(makeBarriers(b, stages, 1));
@@ -442,42 +494,52 @@ bool Specializer::run() {
     op = next;
   }
 
-  // The producer: the copies before the chain, then the chain's. A copy
-  // before the chain from a buffer the chain copies from (attn-overlap-
-  // softmax's first K block) is issued only when the chain has blocks: K
-  // may then be empty (Nk = 0), and the runtime passes no descriptor for
-  // an empty tensor (format 3). Otherwise the producer arrives without
-  // bytes, so that the consumers' wait completes; they do not use the
-  // tile then.
+  // The producer: the copies before the chain, then the chain's. A lead
+  // copy is issued only when the chain has blocks: K may then be empty
+  // (Nk = 0), and the runtime passes no descriptor for an empty tensor
+  // (format 3). Otherwise the producer arrives without bytes, so that the
+  // consumers' wait completes and the ring's phases go on; they do not use
+  // the tile then.
   OpBuilder pb = OpBuilder::atBlockBegin(producer);
   Value c0 = arith::ConstantIndexOp::create(pb, loc, 0);
-  std::string unused;
-  SmallVector<Value> chainSources;
-  for (ChainCopy &c : firstCopies)
-    chainSources.push_back(tmaBuffer(program, c.op, unused));
-  for (ChainCopy &c : preCopies) {
-    if (!llvm::is_contained(chainSources, tmaBuffer(program, c.op, unused))) {
-      emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
-      continue;
-    }
+  Value c1 = arith::ConstantIndexOp::create(pb, loc, 1);
+  for (ChainCopy &c : plainPre)
+    emitTma(pb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
+  Value beforeChain = arith::SubIOp::create(pb, loc, chain.lower(), c1);
+  for (auto [c, i] : leadCopies) {
+    auto [stage, phase] = stageAndPhase(pb, loc, beforeChain, i);
+    MBarrierWaitOp::create(pb, loc, empty[i], stage,
+                           arith::AddIOp::create(pb, loc, phase, c1));
+    auto type = cast<SharedBufferType>(staged[i].getType());
     Value any = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::slt,
                                       chain.lower(), chain.upper());
     auto guard = scf::IfOp::create(pb, loc, any, /*withElseRegion=*/true);
     OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
-    emitTma(gb, c.op, c.op.getIndices(), c.op.getDest(), pre, c0);
+    Value dest =
+        LocalViewOp::create(gb, loc, type.dropLeadingDim(), staged[i], stage);
+    emitTma(gb, c.op, c.op.getIndices(), dest, full[i], stage);
     gb.setInsertionPointToStart(guard.elseBlock());
-    MBarrierArriveOp::create(gb, loc, pre, c0);
+    MBarrierArriveOp::create(gb, loc, full[i], stage);
   }
-  Value c1 = arith::ConstantIndexOp::create(pb, loc, 1);
   auto loop = scf::ForOp::create(pb, loc, chain.lower(), chain.upper(), c1);
   {
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     Value pos = loop.getInductionVar();
-    auto [stage, phase] = stageAndPhase(lb, loc, pos);
-    // The phase before: a fresh barrier counts it as complete.
-    Value before = arith::AddIOp::create(lb, loc, phase, c1);
+    // One stage and phase per lead (every copy's without the overlap).
+    llvm::SmallDenseMap<int64_t, std::tuple<Value, Value, Value>> ring;
+    auto at = [&](unsigned i) {
+      auto [it, inserted] = ring.try_emplace(lead[i]);
+      if (inserted) {
+        auto [stage, phase] = stageAndPhase(lb, loc, pos, i);
+        // The phase before: a fresh barrier counts it as complete.
+        Value before = arith::AddIOp::create(lb, loc, phase, c1);
+        it->second = {stage, phase, before};
+      }
+      return it->second;
+    };
     IRMapping mapping;
     for (auto [i, c] : llvm::enumerate(firstCopies)) {
+      auto [stage, phase, before] = at(i);
       MBarrierWaitOp::create(lb, loc, empty[i], stage, before);
       SmallVector<Value> indices;
       for (Value idx : c.op.getIndices())
@@ -496,6 +558,20 @@ bool Specializer::run() {
     preWait = MBarrierWaitOp::create(
         cb, loc, pre, arith::ConstantIndexOp::create(cb, loc, 0),
         arith::ConstantIndexOp::create(cb, loc, 0));
+  // A lead copy's tile: its ring stage once full, in place of its buffer.
+  SmallVector<std::tuple<Value, Value, unsigned>> leadViews;
+  for (auto [c, i] : leadCopies) {
+    Value beforeChain = arith::SubIOp::create(
+        cb, loc, chain.lower(), arith::ConstantIndexOp::create(cb, loc, 1));
+    auto [stage, phase] = stageAndPhase(cb, loc, beforeChain, i);
+    MBarrierWaitOp::create(cb, loc, full[i], stage, phase);
+    Value view = LocalViewOp::create(cb, loc, c.op.getDest().getType(),
+                                     staged[i], stage);
+    Operation *copy = c.op;
+    c.op.getDest().replaceUsesWithIf(
+        view, [&](OpOperand &use) { return use.getOwner() != copy; });
+    leadViews.push_back({view, stage, i});
+  }
   // Products before the chain (attn-overlap-softmax's first block) are the
   // consumers' too, after the wait; the barriers of their cp.async copies
   // go.
@@ -507,12 +583,26 @@ bool Specializer::run() {
     else if (isa<gpu::BarrierOp>(op))
       op.erase();
   }
+  // A lead stage is released after its last (synchronous) product.
+  for (auto [view, stage, i] : leadViews) {
+    Operation *last = nullptr;
+    for (Operation *user : view.getUsers())
+      if (!last || last->isBeforeInBlock(user))
+        last = user;
+    OpBuilder ab(consumers, last ? std::next(Block::iterator(last))
+                                 : cb.getInsertionPoint());
+    MBarrierArriveOp::create(ab, loc, empty[i], stage);
+  }
   for (auto [l, copies, rs] : llvm::zip(chain.loops, chain.copies, readers)) {
     scf::ForOp kvLoop = l;
     Location ll = kvLoop.getLoc();
     OpBuilder lb = OpBuilder::atBlockBegin(kvLoop.getBody());
-    auto [stage, phase] = stageAndPhase(lb, ll, kvLoop.getInductionVar());
+    llvm::SmallDenseMap<int64_t, std::pair<Value, Value>> ring;
     for (auto [i, c] : llvm::enumerate(copies)) {
+      auto [it, inserted] = ring.try_emplace(lead[i]);
+      if (inserted)
+        it->second = stageAndPhase(lb, ll, kvLoop.getInductionVar(), i);
+      auto [stage, phase] = it->second;
       auto type = cast<SharedBufferType>(c.op.getDest().getType());
       Value view = LocalViewOp::create(lb, ll, type, staged[i], stage);
       chain.buffers[i].replaceUsesWithIf(view, [&](OpOperand &use) {
@@ -521,7 +611,7 @@ bool Specializer::run() {
       OpBuilder rb(rs[i].first);
       MBarrierWaitOp::create(rb, ll, full[i], stage, phase);
       if (std::optional<unsigned> arg = inFlightIterArg(kvLoop, rs[i].second)) {
-        releaseAfterNextWait(kvLoop, *arg, empty[i]);
+        releaseAfterNextWait(kvLoop, *arg, empty[i], i);
         continue;
       }
       rb.setInsertionPointAfter(rs[i].second);
@@ -564,8 +654,12 @@ bool Specializer::run() {
     }
   }
   for (ChainCopy &c : preCopies) {
+    Value dest = c.op.getDest();
     c.commit->erase();
     c.op->erase();
+    // A lead copy's own buffer is no longer read.
+    if (dest.use_empty())
+      dest.getDefiningOp()->erase();
   }
   // No cp.async group is left to wait for.
   program.getBody().walk([](AsyncWaitOp op) { op->erase(); });
@@ -587,7 +681,7 @@ bool Specializer::run() {
   if (persistent) {
     SpecializedProgram sp{program, ws,   pre,  preWait,
                           lower,   upper, chain.loops.back(),
-                          base, 128 * consumerGroups};
+                          base, tilesBefore, 128 * consumerGroups};
     if (!makePersistent(sp, why))
       program.emitWarning()
           << "persistent: not applied, one CTA per tile: " << why;

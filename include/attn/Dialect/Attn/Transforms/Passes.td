@@ -337,7 +337,10 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
     whose `P V` stays in flight across the iteration: after the next
     iteration's wait, and the chain's last block after the chain), and the first
     block's copy and product before the chain go to the producer (issued
-    only when the chain has blocks) and to the consumers. A program this
+    only when the chain has blocks) and to the consumers; that first K
+    block takes the position in front of the chain's in the K ring rather
+    than a buffer of its own (at D = 256 the 40 KiB that let a 128 x 80
+    tile fit with the overlap). A program this
     cannot handle (tiles staged from registers, copies that TMA cannot
     describe, a buffer copied with two tile heights, several chains) keeps
     the cp.async schedule of `attn-pipeline`, with a warning at the program

@@ -36,6 +36,9 @@ struct SpecializedProgram {
   /// A constant 0 added to every chain position that derives a stage and a
   /// phase: the blocks the CTA's earlier tiles went through.
   Value base;
+  /// A constant 0 added to the positions of a ring whose copy before the
+  /// chain takes a position per tile: the tiles the CTA did before.
+  Value tilesBefore;
   /// Consumer threads (each arrives at an "empty" barrier).
   int64_t consumerThreads;
 };
