@@ -20,7 +20,9 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                                 overlapSoftmax,
                             warpSpecialize, /*ping_pong=*/false, persistent,
                             /*fma_exp2=*/0, /*peel_last_block=*/false,
-                            /*rescale_slack=*/0, /*async_pv=*/false);
+                            /*rescale_slack=*/0,
+                            /*async_pv=*/warpSpecialize && overlapSoftmax &&
+                                asyncPV);
 }
 
 std::string TuningCandidate::str() const {
@@ -35,6 +37,8 @@ std::string TuningCandidate::str() const {
     s += " ids";
   if (warpSpecialize)
     s += overlapSoftmax ? " ws overlap" : " ws";
+  if (warpSpecialize && overlapSoftmax && asyncPV)
+    s += " async_pv";
   if (persistent)
     s += " persistent";
   return s;
@@ -69,27 +73,39 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
         // spills (1.03-1.06x at short rows there,
         // results/h200/2026-12-02-variants.md).
         if (warps == 8 && stages >= 2)
-          for (bool overlap : {true, false}) {
-            c.warpSpecialize = true, c.overlapSoftmax = overlap;
-            c.persistent = false;
-            out.push_back(c);
-            c.persistent = true;
-            out.push_back(c);
-          }
+          for (bool overlap : {true, false})
+            for (bool asyncPV : {false, true}) {
+              if (asyncPV && !overlap)
+                continue;
+              c.warpSpecialize = true, c.overlapSoftmax = overlap;
+              c.asyncPV = asyncPV;
+              c.persistent = false;
+              out.push_back(c);
+              c.persistent = true;
+              out.push_back(c);
+            }
       }
   // Wider K/V blocks that are not powers of two, as FlashAttention-3 uses
   // on Hopper (128 x 176 at D = 128, 128 x 80 at D = 256): fewer softmax
   // rounds per key for more score registers. Two stages (a third rarely
   // fits in shared memory; attn-allocate-shared rejects what does not).
-  for (int64_t bn : {80, 96, 144, 160, 176, 192})
+  // With async_pv one score tile is live instead of two, which is what
+  // fits 128 x 112 at D = 128 and made 128 x 80 at D = 256 1.03-1.11x the
+  // 128 x 64 overlapped kernel from 4096 keys
+  // (results/h200/2026-12-03-session14-r2.md).
+  for (int64_t bn : {80, 96, 112, 144, 160, 176, 192})
     for (bool overlap : {true, false})
-      for (bool persistent : {false, true}) {
-        TuningCandidate c;
-        c.blockM = 128, c.blockN = bn, c.warps = 8, c.stages = 2;
-        c.wgmma = c.warpSpecialize = true;
-        c.overlapSoftmax = overlap, c.persistent = persistent;
-        out.push_back(c);
-      }
+      for (bool asyncPV : {false, true})
+        for (bool persistent : {false, true}) {
+          if (asyncPV && !overlap)
+            continue;
+          TuningCandidate c;
+          c.blockM = 128, c.blockN = bn, c.warps = 8, c.stages = 2;
+          c.wgmma = c.warpSpecialize = true;
+          c.overlapSoftmax = overlap, c.asyncPV = asyncPV;
+          c.persistent = persistent;
+          out.push_back(c);
+        }
   // And without a producer, 192 keys per block (D = 64's scores fit).
   TuningCandidate wide;
   wide.blockM = 128, wide.blockN = 192, wide.warps = 8, wide.stages = 2;
@@ -164,6 +180,11 @@ double mlir::attn::estimateCost(const TuningCandidate &c,
   // the time at D = 256 (results/h200/2026-12-02-variants.md).
   if (!c.overlapSoftmax)
     cost *= 1.04;
+  // P V in flight across the iteration as well: 1.03-1.11x at D = 256,
+  // 128 x 80, from 4096 keys; 1.00-1.04x at D = 128, 128 x 112
+  // (results/h200/2026-12-03-session14-r2.md, -session13-r2.md).
+  else if (c.asyncPV)
+    cost *= 0.97;
   // A CTA's start (barrier set-up, its first copies' latency) and end
   // (normalizing and storing O) are exposed once per tile: about a third
   // of a K/V block's time (persistent kernels, which hide them under the

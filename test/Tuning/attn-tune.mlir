@@ -1,7 +1,8 @@
 // attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma + 4
-// warp-specialized wgmma candidates with the overlapped Q K^T and 4
-// without, and those 8 persistent; 24 warp-specialized 128-row tiles with
-// K/V blocks of 80 .. 192 keys and a 128 x 192 wgmma tile: 107), each compiled and assembled with
+// warp-specialized wgmma candidates with the overlapped Q K^T, 4 with it
+// and async_pv and 4 without, and those 12 persistent; 42 warp-specialized
+// 128-row tiles with K/V blocks of 80 .. 192 keys, the same knobs, and a
+// 128 x 192 wgmma tile: 133), each compiled and assembled with
 // ptxas -v, rejected when it
 // spills, the rest ranked by the cost model; --emit writes the best ones'
 // artifacts under names of their own, and the heuristic's kernel beside
@@ -27,7 +28,7 @@
 // the device to check them against; each candidate carries its printed
 // configurations and per --n cost.
 // CHECK: "accepted": {{[1-9][0-9]*}},
-// CHECK: "candidates": 107,
+// CHECK: "candidates": 133,
 // CHECK: "causal": true,
 // CHECK: "chip": "sm_90a",
 // CHECK: "d": 64,
@@ -58,13 +59,17 @@
 
 // The warp-specialized candidates (with the overlapped Q K^T, as the
 // defaults) carry the knobs in their strings: 4 at 128 x 64/128 and
-// 6 with wider K/V blocks, for each combination of the knobs.
+// 7 with wider K/V blocks, for each combination of the knobs.
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
-// WS: {{^}}10{{$}}
+// WS: {{^}}11{{$}}
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WS
 // RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws overlap persistent"' %t/report.json | FileCheck %s --check-prefix=WS
-// RUN: grep -c '"candidate": "wgmma 128x\(80\|96\|144\|160\|176\|192\) w8 s2 ws' %t/report.json | FileCheck %s --check-prefix=WIDE
-// WIDE: {{^}}24{{$}}
+// RUN: grep -c '"candidate": "wgmma 128x\(80\|96\|112\|144\|160\|176\|192\) w8 s2 ws' %t/report.json | FileCheck %s --check-prefix=WIDE
+// WIDE: {{^}}42{{$}}
+// With P V in flight across the iteration too (async_pv).
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws overlap async_pv persistent"' %t/report.json | FileCheck %s --check-prefix=WS
 // And those without the overlap.
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WS

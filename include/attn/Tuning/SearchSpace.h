@@ -29,6 +29,9 @@ struct TuningCandidate {
   /// With warpSpecialize: Q K^T one block ahead under the softmax
   /// (attn-overlap-softmax), as the defaults.
   bool overlapSoftmax = true;
+  /// With overlapSoftmax: P V in flight across the iteration
+  /// (`#attn.gpu_config<async_pv>`).
+  bool asyncPV = false;
 
   TileConfigAttr tileConfig(MLIRContext *ctx) const;
   GpuConfigAttr gpuConfig(MLIRContext *ctx) const;
@@ -43,9 +46,11 @@ struct TuningCandidate {
 /// warp-specialized (a TMA producer warpgroup) with stages 2-3 (on one
 /// consumer warpgroup they measured slower: docs/perf-log.md), with and
 /// without the overlapped Q K^T, each also persistent (the CTAs loop over
-/// the tiles), and 128-row warp-specialized tiles with K/V blocks of 80,
-/// 96, 144, 160, 176 and 192 keys (2 stages, the same knobs) and a
-/// 128 x 192 wgmma tile without a producer. Empty for another chip.
+/// the tiles), the overlapped ones also with P V in flight across the
+/// iteration (async_pv), and 128-row warp-specialized tiles with K/V
+/// blocks of 80, 96, 112, 144, 160, 176 and 192 keys (2 stages, the same
+/// knobs) and a 128 x 192 wgmma tile without a producer. Empty for another
+/// chip.
 std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
 
 /// What ptxas reported for a candidate's kernel.
