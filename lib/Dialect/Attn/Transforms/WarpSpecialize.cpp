@@ -526,20 +526,20 @@ bool Specializer::run() {
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     Value pos = loop.getInductionVar();
     // One stage and phase per lead (every copy's without the overlap).
-    llvm::SmallDenseMap<int64_t, std::tuple<Value, Value, Value>> ring;
+    // Per ring: the stage and the phase before (a fresh barrier counts it
+    // as complete).
+    llvm::SmallDenseMap<int64_t, std::pair<Value, Value>> ring;
     auto at = [&](unsigned i) {
       auto [it, inserted] = ring.try_emplace(lead[i]);
       if (inserted) {
         auto [stage, phase] = stageAndPhase(lb, loc, pos, i);
-        // The phase before: a fresh barrier counts it as complete.
-        Value before = arith::AddIOp::create(lb, loc, phase, c1);
-        it->second = {stage, phase, before};
+        it->second = {stage, arith::AddIOp::create(lb, loc, phase, c1)};
       }
       return it->second;
     };
     IRMapping mapping;
     for (auto [i, c] : llvm::enumerate(firstCopies)) {
-      auto [stage, phase, before] = at(i);
+      auto [stage, before] = at(i);
       MBarrierWaitOp::create(lb, loc, empty[i], stage, before);
       SmallVector<Value> indices;
       for (Value idx : c.op.getIndices())
