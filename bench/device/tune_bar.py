@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Issue 10's bar, read off a tuning run's output (tune_measure.py /
-tune_loop.py measure): per key and sequence length, the heuristic's time,
+attn-tune measure): per key and sequence length, the heuristic's time,
 the winner, the speedup the tuning measurement saw and the confirmation's
 (the harness's method, an independent second measurement: the figure the
 bar uses; 1.0 where the heuristic kept the bucket), the noise; then
@@ -13,6 +13,8 @@ bar uses; 1.0 where the heuristic kept the bucket), the noise; then
 
     python3 bench/device/tune_bar.py measured.json [more.json ...] > bar.md
     python3 bench/device/tune_bar.py --compact OUT.json measured.json ...
+
+A compact file (results/h200/*-tuning-*.json) reads like a measurement.
 
 --compact writes what results/ keeps of a run (tens of KB, not the MBs of
 every entry): per point the key, the times, the winner, the confirmation,
@@ -67,8 +69,9 @@ def main():
     if args[:1] == ["--compact"]:
         out, args = args[1], args[2:]
     summary = []
-    for path in args:
-        summary += json.load(open(path))["summary"]
+    for path in args:  # a measurement, or what --compact kept of one
+        doc = json.load(open(path))
+        summary += doc["summary"] if "summary" in doc else doc["points"]
     if out:
         compact(summary, out)
         return

@@ -342,7 +342,7 @@ def main():
 
     def write():
         # After every key, atomically: a run stopped by its time limit keeps
-        # what it measured (tune_loop.py merges it and resumes from there).
+        # what it measured (attn-tune measure merges it and resumes from there).
         tmp = args.out + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"schema_version": 1, "entries": entries, "summary": summaries,

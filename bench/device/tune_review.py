@@ -10,7 +10,7 @@ N = 16384, which the next full run confirmed as a loss.)
 
     python3 bench/device/tune_review.py measured.json pairs.json REPORTDIR... > reviewed.json
 
-REPORTDIR: the tune_prepare.sh directories (report.json names each key).
+REPORTDIR: the attn-tune prepare directories (report.json names each key).
 Prints the decision per key on stderr."""
 import json
 import os

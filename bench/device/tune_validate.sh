@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tuned defaults against the heuristic, measured apart from the tuning
-# run that chose them (issue 10's bar): every key of a tune_prepare.sh
+# run that chose them (issue 10's bar): every key of an attn-tune prepare
 # directory compiled twice, t_<key> through attn-compile's tuning database
 # (the build's, or ATTN_TUNING_DB) and h_<key> with --tuning-db=none, both
 # with cubins, into DIR; prints each kernel's configuration source and the

@@ -27,6 +27,8 @@
 #include "attn/Tuning/CompileCache.h"
 #include "attn/Tuning/SearchSpace.h"
 
+#include "TuneLoop.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,49 +48,101 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("attn-tune options");
+// The loop's phases (TuneLoop.h); without one, attn-tune is the static half
+// for one input file.
+static cl::SubCommand prepareCmd(
+    "prepare", "KEYS DIR: the static half for each key of KEYS (a file, or "
+               "- for stdin; lines 'NAME DTYPE D[:DV] MASK[+softcap=C] "
+               "[gqa=G]') into DIR/NAME/, skipping keys already prepared");
+static cl::SubCommand measureCmd(
+    "measure", "DIR OUT.json: time the prepared keys' candidates on this "
+               "machine's GPU (the runtime-only measurer), merged into "
+               "OUT.json, skipping the points measured before");
+static cl::SubCommand importCmd(
+    "import", "OUT.json DB.sqlite: the measurements into the database");
+static cl::SubCommand allCmd(
+    "all", "KEYS DIR OUT.json DB.sqlite: prepare, measure and import");
+// The static half's options, for it and for the phases that run it.
+#define STATIC_SUBS                                                            \
+  cl::sub(cl::SubCommand::getTopLevel()), cl::sub(prepareCmd), cl::sub(allCmd)
+#define MEASURE_SUBS cl::sub(measureCmd), cl::sub(allCmd)
+
 static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"),
                                   cl::Required, cl::cat(category));
+static cl::list<std::string>
+    loopArgs(cl::Positional, cl::desc("<phase arguments>"), cl::OneOrMore,
+             cl::sub(prepareCmd), cl::sub(measureCmd), cl::sub(importCmd),
+             cl::sub(allCmd), cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("sm_80 or sm_90a"),
-                                 cl::init("sm_90a"), cl::cat(category));
-static cl::list<int64_t> seqLens("n",
-                                 cl::desc("Sequence lengths ranked for "
-                                          "(comma-separated; 4096 if none)"),
-                                 cl::CommaSeparated, cl::cat(category));
+                                 cl::init("sm_90a"), cl::cat(category),
+                                 STATIC_SUBS);
+static cl::list<int64_t>
+    seqLens("n",
+            cl::desc("Sequence lengths ranked for (comma-separated; 4096 if "
+                     "none, and for prepare 512 .. 16384, every bucket)"),
+            cl::CommaSeparated, cl::cat(category), STATIC_SUBS);
 static cl::opt<int64_t> top("top", cl::desc("Candidates to emit"),
-                            cl::init(16), cl::cat(category));
+                            cl::init(16), cl::cat(category), STATIC_SUBS);
 static cl::opt<std::string> emitDir("emit",
                                     cl::desc("Write the best candidates' "
                                              "artifacts here"),
                                     cl::init(""), cl::cat(category));
 static cl::opt<std::string> toolkit("toolkit",
                                     cl::desc("CUDA toolkit path (ptxas)"),
-                                    cl::init(""), cl::cat(category));
+                                    cl::init(""), cl::cat(category),
+                                    STATIC_SUBS);
 static cl::opt<unsigned> jobs("j", cl::desc("Parallel compilations"),
-                              cl::init(2), cl::cat(category));
+                              cl::init(2), cl::cat(category), STATIC_SUBS);
 static cl::opt<bool> emitAll(
     "emit-all",
     cl::desc("With --emit: write every candidate that compiled, the ones "
              "pruned for spills or an ignored setmaxnreg included (for "
              "timing the full legal space once)"),
-    cl::init(false), cl::cat(category));
+    cl::init(false), cl::cat(category), STATIC_SUBS);
 static cl::opt<std::string>
     only("only",
          cl::desc("Keep the candidates whose name (as the report prints "
                   "it, e.g. 'wgmma 128x128 w8 s2 ws overlap') matches this "
                   "regular expression"),
-         cl::init(""), cl::cat(category));
+         cl::init(""), cl::cat(category), STATIC_SUBS);
 static cl::opt<std::string>
     cacheDir("cache-dir",
              cl::desc("Keep compilations here by content hash and reuse them "
                       "(default: $XDG_CACHE_HOME/attn/tune or "
                       "~/.cache/attn/tune; 'none': no cache)"),
-             cl::init(""), cl::cat(category));
+             cl::init(""), cl::cat(category), STATIC_SUBS);
+static cl::opt<bool>
+    showProgress("progress",
+                 cl::desc("Print the compilations done, with an ETA, to "
+                          "stderr"),
+                 cl::init(false), cl::cat(category));
+static cl::opt<std::string>
+    runtimeLib("runtime",
+               cl::desc("The kernel runtime library (libattn_runtime.so) "
+                        "the measurer loads"),
+               cl::init(""), cl::cat(category), MEASURE_SUBS);
+static cl::opt<double>
+    budgetS("budget-s",
+            cl::desc("Device time for the measuring phase: no point starts "
+                     "after it (the rest is measured by the next run)"),
+            cl::init(540), cl::cat(category), MEASURE_SUBS);
+static cl::opt<std::string> measurer(
+    "measurer",
+    cl::desc("The measuring script (default: $ATTN_TUNE_MEASURE, else the "
+             "source tree's bench/device/tune_measure.py)"),
+    cl::init(""), cl::cat(category), MEASURE_SUBS);
+static cl::opt<std::string> python("python",
+                                   cl::desc("The Python that runs it "
+                                            "(default: python3 on PATH)"),
+                                   cl::init(""), cl::cat(category),
+                                   MEASURE_SUBS);
 
 namespace {
 struct Outcome {
@@ -180,11 +234,90 @@ static std::string assemble(StringRef ptxas, StringRef ptx,
   return "";
 }
 
+/// The loop's phases (TuneLoop.h), with the static half's options.
+static int runLoop(const std::string &self) {
+  attn_tune::LoopOptions o;
+  o.self = self;
+  o.fingerprint = attn::hashFile(self);
+  o.chip = chip;
+  o.ns.assign(seqLens.begin(), seqLens.end());
+  if (o.ns.empty())
+    o.ns = {512, 1024, 2048, 4096, 8192, 16384};
+  o.top = top;
+  o.jobs = jobs;
+  o.emitAll = emitAll;
+  o.toolkit = toolkit;
+  o.cacheDir = cacheDir;
+  o.only = only;
+  o.runtime = runtimeLib;
+  o.budgetS = budgetS;
+  if (measureCmd || allCmd) {
+    const char *env = std::getenv("ATTN_TUNE_MEASURE");
+    o.measurer = !measurer.empty() ? measurer.getValue()
+                 : env && *env     ? std::string(env)
+                                   : std::string(ATTN_TUNE_MEASURER);
+    if (!llvm::sys::fs::exists(o.measurer)) {
+      llvm::errs() << "attn-tune: the measurer " << o.measurer
+                   << " does not exist (--measurer)\n";
+      return 1;
+    }
+    if (python.empty()) {
+      auto found = llvm::sys::findProgramByName("python3");
+      if (!found) {
+        llvm::errs() << "attn-tune: python3 not found on PATH (--python)\n";
+        return 1;
+      }
+      o.python = *found;
+    } else {
+      o.python = python;
+    }
+    if (runtimeLib.empty()) {
+      llvm::errs() << "attn-tune: measuring needs --runtime (the kernel "
+                      "runtime library)\n";
+      return 1;
+    }
+  }
+  auto want = [&](size_t n, StringRef usage) {
+    if (loopArgs.size() == n)
+      return true;
+    llvm::errs() << "attn-tune: expected " << usage << "\n";
+    return false;
+  };
+  if (prepareCmd)
+    return want(2, "prepare KEYS DIR")
+               ? attn_tune::prepare(o, loopArgs[0], loopArgs[1])
+               : 2;
+  if (measureCmd)
+    return want(2, "measure DIR OUT.json --runtime LIB")
+               ? attn_tune::measure(o, loopArgs[0], loopArgs[1])
+               : 2;
+  if (importCmd)
+    return want(2, "import OUT.json DB.sqlite")
+               ? attn_tune::importInto(loopArgs[0], loopArgs[1])
+               : 2;
+  if (!want(4, "all KEYS DIR OUT.json DB.sqlite --runtime LIB"))
+    return 2;
+  if (int rc = attn_tune::prepare(o, loopArgs[0], loopArgs[1]))
+    return rc;
+  // A key the budget or a failure left unmeasured stops nothing: what was
+  // measured goes into the database, and the next run measures the rest.
+  int measured = attn_tune::measure(o, loopArgs[1], loopArgs[2]);
+  if (!llvm::sys::fs::exists(loopArgs[2]))
+    return 1;
+  if (int rc = attn_tune::importInto(loopArgs[2], loopArgs[3]))
+    return rc;
+  return measured;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // --help lists this tool's options, not every LLVM backend's.
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "attn tuning candidates\n");
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&assemble));
+  if (prepareCmd || measureCmd || importCmd || allCmd)
+    return runLoop(self);
   auto file = llvm::MemoryBuffer::getFile(input);
   if (!file) {
     llvm::errs() << "attn-tune: cannot read " << input << "\n";
@@ -303,12 +436,12 @@ int main(int argc, char **argv) {
   } else if (cache == "none") {
     cache.clear();
   }
+  // This build's fingerprint: in the report (attn-tune prepare takes a
+  // report of another build as stale) and in the cache's keys.
+  std::string selfHash = attn::hashFile(self);
   std::string fingerprint;
   if (!cache.empty()) {
-    std::string self = llvm::sys::fs::getMainExecutable(
-        argv[0], reinterpret_cast<void *>(&assemble));
-    std::string selfHash = attn::hashFile(self), ptxasHash =
-                                                    attn::hashFile(*ptxas);
+    std::string ptxasHash = attn::hashFile(*ptxas);
     if (selfHash.empty() || ptxasHash.empty()) {
       llvm::errs() << "attn-tune: warning: cannot fingerprint " << self
                    << " or " << *ptxas << "; compiling without the cache\n";
@@ -367,6 +500,24 @@ int main(int argc, char **argv) {
   std::string stemBase = llvm::sys::path::stem(input).str();
   std::mutex warnMutex;
   int64_t hits = 0;
+  // --progress: a line per tenth of the compilations, with an ETA.
+  size_t compiled = 0;
+  auto startTime = std::chrono::steady_clock::now();
+  auto noteCompiled = [&] {
+    if (!showProgress)
+      return;
+    std::lock_guard<std::mutex> lock(warnMutex);
+    ++compiled;
+    size_t step = std::max<size_t>(1, outcomes.size() / 10);
+    if (compiled % step && compiled != outcomes.size())
+      return;
+    double t = std::chrono::duration<double>(
+                   std::chrono::steady_clock::now() - startTime)
+                   .count();
+    llvm::errs() << llvm::formatv(
+        "  [{0}/{1} compilations] {2:f1} s elapsed, ETA {3:f1} s\n", compiled,
+        outcomes.size(), t, t / compiled * (outcomes.size() - compiled));
+  };
 
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
   for (size_t i = 0; i < outcomes.size(); ++i)
@@ -469,6 +620,7 @@ int main(int argc, char **argv) {
           out.costs.push_back(attn::estimateCost(out.candidate, out.resources,
                                                  problemAt(ns[j])));
       }
+      noteCompiled();
     });
   pool.wait();
 
@@ -662,6 +814,10 @@ int main(int argc, char **argv) {
   llvm::json::Object report{
       {"input", input.getValue()},
       {"chip", chip.getValue()},
+      {"compiler", selfHash},
+      {"top", top.getValue()},
+      {"emit_all", emitAll.getValue()},
+      {"only", only.getValue()},
       {"n", ns.front()},
       {"ns", std::move(nValues)},
       {"n_buckets", std::move(buckets)},

@@ -2,7 +2,8 @@
 command line and output contract, for test/Tuning/tune-loop-measure.test:
 one summary and one entry per (key, N) not in --skip-measured, the output
 rewritten after every key; FAKE_FAIL=NAME fails that key as a failing check
-would (recorded under "failed", exit 1)."""
+would (recorded under "failed", exit 1). The entries are the
+database's import format."""
 import argparse
 import json
 import os
@@ -34,6 +35,9 @@ for keydir in args.keydirs:
                 continue
             print("f16 %s N=%d default 0.1 ms best c1" % (name, n), flush=True)
             out["summary"].append({"key": report["key"], "n": n})
-            out["entries"].append(dict(report["key"], n_bucket=n, config="c1", winner=True))
+            out["entries"].append(dict(report["key"], n_bucket=n, config="c1",
+                                       gpu_config="g1", time_ms=0.1, winner=True,
+                                       gpu="fake", driver="0", compiler="fake",
+                                       measured_at="2026-12-03T00:00:00"))
     json.dump(out, open(args.out, "w"))
 sys.exit(1 if out["failed"] else 0)
