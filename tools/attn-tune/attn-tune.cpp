@@ -519,7 +519,86 @@ int main(int argc, char **argv) {
         outcomes.size(), t, t / compiled * (outcomes.size() - compiled));
   };
 
+  // The heuristic's kernel for each --n, which the device checks every
+  // candidate against and times as the baseline. The heuristic may choose
+  // by key length (attn-default-config seq-len, the length dispatch of
+  // attn-compile), so each length gets what the heuristic picks for it:
+  // `<fn>__default` for the first configuration, `<fn>__default_n<N>` for
+  // another one first chosen at N. The configurations are chosen here
+  // (cheap); their compilations (with cubins) run in the pool beside the
+  // candidates'.
+  struct HeuristicKernel {
+    std::string config, gpuConfig, suffix;
+    std::string text; // the module with its configuration attached, renamed
+    std::unique_ptr<MLIRContext> context;
+    FailureOr<attn::GPUArtifacts> artifacts = failure();
+    std::string diag;
+  };
+  std::vector<HeuristicKernel> heuristics;
+  std::vector<size_t> heuristicOfN; // per --n, an index into heuristics
+  if (!emitDir.empty()) {
+    for (int64_t n : ns) {
+      std::unique_ptr<MLIRContext> ctx = attn::createContext();
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), input);
+      if (!module)
+        return 1;
+      // The heuristic's configuration, attached here (the pipeline keeps a
+      // configuration that is there) so that the report can name it: the
+      // device times it like a candidate, and the database stores it.
+      PassManager pm(ctx.get());
+      attn::AttnDefaultConfigOptions defaults;
+      defaults.chip = chip;
+      defaults.seqLen = n;
+      pm.addPass(attn::createAttnDefaultConfig(defaults));
+      if (failed(pm.run(*module)))
+        return 1;
+      std::string config, gpuConfig;
+      module->walk([&](attn::AttentionOp op) {
+        if (!config.empty())
+          return;
+        llvm::raw_string_ostream(config) << op.getConfigAttr();
+        if (op.getGpuConfigAttr())
+          llvm::raw_string_ostream(gpuConfig) << op.getGpuConfigAttr();
+      });
+      auto it = llvm::find_if(heuristics, [&](const HeuristicKernel &h) {
+        return h.config == config && h.gpuConfig == gpuConfig;
+      });
+      if (it == heuristics.end()) {
+        HeuristicKernel h;
+        h.config = config, h.gpuConfig = gpuConfig;
+        h.suffix = heuristics.empty() ? "__default"
+                                      : "__default_n" + std::to_string(n);
+        module->walk([&](func::FuncOp fn) {
+          fn.setSymName((fn.getSymName() + h.suffix).str());
+        });
+        llvm::raw_string_ostream os(h.text);
+        module->print(os, OpPrintingFlags().enableDebugInfo());
+        heuristics.push_back(std::move(h));
+        it = std::prev(heuristics.end());
+      }
+      heuristicOfN.push_back(it - heuristics.begin());
+    }
+  }
+
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
+  for (HeuristicKernel &h : heuristics)
+    pool.async([&] {
+      h.context = attn::createContext();
+      ScopedDiagnosticHandler handler(h.context.get(), [&](Diagnostic &d) {
+        if (h.diag.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+          h.diag = d.str();
+        return success();
+      });
+      OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+          h.text, ParserConfig(h.context.get()), input);
+      if (!module)
+        return;
+      attn::GPUPipelineOptions options;
+      options.chip = chip;
+      options.toolkit = toolkit;
+      h.artifacts = attn::compileToGPU(*module, options, /*withCubin=*/true);
+    });
   for (size_t i = 0; i < outcomes.size(); ++i)
     pool.async([&, i] {
       Outcome &out = outcomes[i];
@@ -724,85 +803,40 @@ int main(int argc, char **argv) {
     rows.push_back(std::move(row));
   }
 
-  // The heuristic's kernel for each --n, which the device checks every
-  // candidate against and times as the baseline. The heuristic may choose
-  // by key length (attn-default-config seq-len, the length dispatch of
-  // attn-compile), so each length gets what the heuristic picks for it:
-  // `<fn>__default` for the first configuration, `<fn>__default_n<N>` for
-  // another one first chosen at N.
+  // The heuristic's kernels, compiled in the pool above: the report's
+  // default_by_n names, per --n, the kernels of its configuration there.
   llvm::json::Array defaultKernels;
   llvm::json::Object defaultByN;
   std::string defaultConfig, defaultGpuConfig;
-  if (!emitDir.empty()) {
-    // (tile config, gpu config) -> the kernel names compiled for it.
-    std::vector<std::pair<std::pair<std::string, std::string>,
-                          std::vector<std::string>>>
-        compiled;
-    for (int64_t n : ns) {
-      std::unique_ptr<MLIRContext> ctx = attn::createContext();
-      OwningOpRef<ModuleOp> module =
-          parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), input);
-      if (!module)
-        return 1;
-      // The heuristic's configuration, attached here (the pipeline keeps a
-      // configuration that is there) so that the report can name it: the
-      // device times it like a candidate, and the database stores it.
-      PassManager pm(ctx.get());
-      attn::AttnDefaultConfigOptions defaults;
-      defaults.chip = chip;
-      defaults.seqLen = n;
-      pm.addPass(attn::createAttnDefaultConfig(defaults));
-      if (failed(pm.run(*module)))
-        return 1;
-      std::string config, gpuConfig;
-      module->walk([&](attn::AttentionOp op) {
-        if (!config.empty())
-          return;
-        llvm::raw_string_ostream(config) << op.getConfigAttr();
-        if (op.getGpuConfigAttr())
-          llvm::raw_string_ostream(gpuConfig) << op.getGpuConfigAttr();
-      });
-      auto it = llvm::find_if(compiled, [&](const auto &c) {
-        return c.first == std::make_pair(config, gpuConfig);
-      });
-      if (it == compiled.end()) {
-        std::string suffix =
-            compiled.empty() ? "__default" : "__default_n" + std::to_string(n);
-        module->walk([&](func::FuncOp fn) {
-          fn.setSymName((fn.getSymName() + suffix).str());
-        });
-        attn::GPUPipelineOptions options;
-        options.chip = chip;
-        options.toolkit = toolkit;
-        FailureOr<attn::GPUArtifacts> artifacts =
-            attn::compileToGPU(*module, options, /*withCubin=*/true);
-        if (failed(artifacts))
-          return 1;
-        std::string err =
-            attn::writeArtifacts(*artifacts, emitDir, stemBase + suffix);
-        if (!err.empty()) {
-          llvm::errs() << "attn-tune: " << err << "\n";
-          return 1;
-        }
-        std::vector<std::string> names;
-        for (const attn::KernelInfo &k : artifacts->kernels)
-          names.push_back(k.name);
-        compiled.push_back({{config, gpuConfig}, names});
-        it = std::prev(compiled.end());
-      }
-      if (defaultConfig.empty()) {
-        defaultConfig = config, defaultGpuConfig = gpuConfig;
-        for (const std::string &k : it->second)
-          defaultKernels.push_back(k);
-      }
-      llvm::json::Array kernels;
-      for (const std::string &k : it->second)
-        kernels.push_back(k);
-      defaultByN[std::to_string(n)] =
-          llvm::json::Object{{"kernels", std::move(kernels)},
-                             {"config", config},
-                             {"gpu_config", gpuConfig}};
+  for (HeuristicKernel &h : heuristics) {
+    if (failed(h.artifacts)) {
+      llvm::errs() << "attn-tune: the heuristic's configuration "
+                   << h.config << " " << h.gpuConfig
+                   << " does not compile: " << h.diag << "\n";
+      return 1;
     }
+    std::string err =
+        attn::writeArtifacts(*h.artifacts, emitDir, stemBase + h.suffix);
+    if (!err.empty()) {
+      llvm::errs() << "attn-tune: " << err << "\n";
+      return 1;
+    }
+  }
+  for (auto [j, n] : llvm::enumerate(ns)) {
+    if (heuristicOfN.empty())
+      break;
+    const HeuristicKernel &h = heuristics[heuristicOfN[j]];
+    llvm::json::Array kernels;
+    for (const attn::KernelInfo &k : h.artifacts->kernels)
+      kernels.push_back(k.name);
+    if (defaultConfig.empty()) {
+      defaultConfig = h.config, defaultGpuConfig = h.gpuConfig;
+      defaultKernels = kernels;
+    }
+    defaultByN[std::to_string(n)] =
+        llvm::json::Object{{"kernels", std::move(kernels)},
+                           {"config", h.config},
+                           {"gpu_config", h.gpuConfig}};
   }
 
   const attn::TuningKey &key = keys.front();
