@@ -586,8 +586,15 @@ int main(int argc, char **argv) {
     pool.async([&] {
       h.context = attn::createContext();
       ScopedDiagnosticHandler handler(h.context.get(), [&](Diagnostic &d) {
-        if (h.diag.empty() && d.getSeverity() == DiagnosticSeverity::Error)
-          h.diag = d.str();
+        if (h.diag.empty() && d.getSeverity() == DiagnosticSeverity::Error) {
+          llvm::raw_string_ostream os(h.diag);
+          if (auto at = dyn_cast<FileLineColLoc>(d.getLocation()))
+            os << at.getFilename().getValue() << ":" << at.getLine() << ":"
+               << at.getColumn();
+          else
+            os << d.getLocation();
+          os << ": " << d;
+        }
         return success();
       });
       OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
