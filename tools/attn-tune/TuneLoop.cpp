@@ -482,14 +482,13 @@ int attn_tune::measure(const LoopOptions &o, StringRef dir, StringRef out) {
       if (json::Array *a = obj->getArray(f))
         for (json::Value &x : *a)
           done.getArray(f)->push_back(std::move(x));
+    have.clear();
+    noteMeasured(*done.getArray("summary"));
     if (!writeJSONAtomically(out, json::Value(std::move(done)))) {
       llvm::errs() << "attn-tune: cannot write " << out << "\n";
       return 1;
     }
     fs::remove(part);
-    std::optional<json::Value> merged = readJSON(out);
-    have.clear();
-    noteMeasured(*merged->getAsObject()->getArray("summary"));
   }
   std::vector<std::string> left;
   for (const auto &p : pending)

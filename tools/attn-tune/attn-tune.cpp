@@ -829,10 +829,10 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  for (auto [j, n] : llvm::enumerate(ns)) {
-    if (heuristicOfN.empty())
-      break;
-    const HeuristicKernel &h = heuristics[heuristicOfN[j]];
+  // heuristicOfN is empty without --emit (nothing was compiled).
+  for (auto [j, index] : llvm::enumerate(heuristicOfN)) {
+    int64_t n = ns[j];
+    const HeuristicKernel &h = heuristics[index];
     llvm::json::Array kernels;
     for (const attn::KernelInfo &k : h.artifacts->kernels)
       kernels.push_back(k.name);
