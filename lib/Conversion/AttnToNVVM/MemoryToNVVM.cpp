@@ -227,9 +227,25 @@ struct ScalarLoadLowering : public OpConversionPattern<memref::LoadOp> {
   }
 };
 
+/// The two 16-bit halves of an i32 (the low one first).
+static std::pair<Value, Value> unpackPair(ImplicitLocOpBuilder &b, Type elt,
+                                          Value pair) {
+  Value v = LLVM::BitcastOp::create(b, VectorType::get({2}, elt), pair);
+  return {LLVM::ExtractElementOp::create(b, v, i32(b, 0)),
+          LLVM::ExtractElementOp::create(b, v, i32(b, 1))};
+}
+
 /// attn.load into registers: each thread reads the elements it holds, zero
 /// outside the buffer (the address is clamped to the plane's first element,
 /// which every launched kernel's buffer has, so no read goes astray).
+/// 2-D tiles of 16-bit elements (a bias) are read a pair per 4-byte load
+/// where the whole tile lies inside the buffer with 4-byte aligned rows
+/// (checked in the kernel: one uniform branch per load), element by element
+/// elsewhere. The element-wise path alone (a bounds-checked two-byte load
+/// per element) made a bias cost 2.8-3.1x the attention without it
+/// (results/h200/2026-12-04-session15-r4.md). Sixteen bytes per lane with
+/// the quad's exchange (as the stores do) spilled in the D = 128 bias
+/// kernel (4 bytes; 80 shuffles per K/V block).
 struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -252,56 +268,146 @@ struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
     ValueRange sizes = memref.slice(1, rank);
     ValueRange strides = memref.drop_front(1 + rank);
     ThreadIds ids = getThreadIds(b, op);
-    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(elt));
-    auto element = [&](Value row, Value col) -> Value {
-      // row, col: i64 buffer coordinates (row null for 1-D tiles).
-      Value inBounds = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, col,
-                                             sizes[rank - 1]);
-      Value offset = col;
-      if (row) {
-        inBounds = arith::AndIOp::create(
-            b, inBounds,
-            arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row,
-                                  sizes[rank - 2]));
-        offset = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, row, strides[rank - 2]), col);
-      }
-      offset = arith::SelectOp::create(b, inBounds, offset, i64(b, 0));
-      Value v = LLVM::LoadOp::create(b, elt, gep(b, plane, elt, offset));
-      return arith::SelectOp::create(b, inBounds, v, zero);
-    };
     auto wide = [&](Value i32v) {
       return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
     };
-    SmallVector<Value> values;
-    MmaTile t(parent, {type.getDimSize(0), 8});
-    if (tileRank == 2) {
-      MmaTile tile(parent, type.getShape());
-      values.resize(tile.size());
-      Value r0 = toI32(b, idx[rank - 2]), c0 = toI32(b, idx[rank - 1]);
-      Value colBase = arith::AddIOp::create(
-          b, c0, arith::MulIOp::create(b, ids.quadLane, i32(b, 2)));
-      for (int64_t mt = 0; mt < tile.mTiles; ++mt)
-        for (int64_t half = 0; half < 2; ++half) {
-          Value row = wide(arith::AddIOp::create(
-              b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
-          for (int64_t nt = 0; nt < tile.nTiles; ++nt)
-            for (int64_t e = 0; e < 2; ++e) {
-              Value col = wide(arith::AddIOp::create(
-                  b, colBase, i32(b, MmaTile::colDelta(nt, e))));
-              values[tile.index(mt, nt, 2 * half + e)] = element(row, col);
-            }
-        }
-    } else {
+    if (tileRank == 1) {
+      SmallVector<Value> values;
+      MmaTile t(parent, {type.getDimSize(0), 8});
       Value r0 = toI32(b, idx[rank - 1]);
       for (int64_t mt = 0; mt < t.mTiles; ++mt)
         for (int64_t half = 0; half < 2; ++half)
-          values.push_back(element(
-              Value(), wide(arith::AddIOp::create(
-                           b, r0, rowOf(b, ids, t.mTiles, 16 * mt + 8 * half)))));
+          values.push_back(loadElement(
+              b, plane, sizes, strides, elt, Value(),
+              wide(arith::AddIOp::create(
+                  b, r0, rowOf(b, ids, t.mTiles, 16 * mt + 8 * half)))));
+      rewriter.replaceOpWithMultiple(op, {values});
+      return success();
     }
-    rewriter.replaceOpWithMultiple(op, {values});
+    MmaTile tile(parent, type.getShape());
+    Value r0 = toI32(b, idx[rank - 2]), c0 = toI32(b, idx[rank - 1]);
+    if (elt.getIntOrFloatBitWidth() != 16) {
+      rewriter.replaceOpWithMultiple(
+          op, {loadScalars(b, ids, tile, plane, sizes, strides, elt, r0, c0)});
+      return success();
+    }
+    // The whole tile inside the buffer, and every row's first element of
+    // the tile 4-byte aligned (base, row stride and first column): the same
+    // for every thread, so the branch is uniform.
+    Value rows = sizes[rank - 2], cols = sizes[rank - 1];
+    Value rowEnd = arith::AddIOp::create(b, wide(r0), i64(b, type.getDimSize(0)));
+    Value colEnd = arith::AddIOp::create(b, wide(c0), i64(b, type.getDimSize(1)));
+    Value misaligned = arith::OrIOp::create(
+        b, LLVM::PtrToIntOp::create(b, b.getI64Type(), plane),
+        arith::ShLIOp::create(
+            b, arith::OrIOp::create(b, strides[rank - 2], wide(c0)), i64(b, 1)));
+    Value inside = arith::AndIOp::create(
+        b,
+        arith::AndIOp::create(
+            b, arith::CmpIOp::create(b, arith::CmpIPredicate::sle, rowEnd, rows),
+            arith::CmpIOp::create(b, arith::CmpIPredicate::sle, colEnd, cols)),
+        arith::CmpIOp::create(
+            b, arith::CmpIPredicate::eq,
+            arith::AndIOp::create(b, misaligned, i64(b, 3)), i64(b, 0)));
+    SmallVector<Type> types(tile.size(), elt);
+    auto ifOp = scf::IfOp::create(b, types, inside, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(
+          b, loadPairs(b, ids, tile, plane, strides[rank - 2], elt, r0, c0));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(
+          b, loadScalars(b, ids, tile, plane, sizes, strides, elt, r0, c0));
+    }
+    rewriter.replaceOpWithMultiple(op, {ifOp.getResults()});
     return success();
+  }
+
+private:
+  /// One element at (row, col) (i64 buffer coordinates, row null for 1-D
+  /// tiles), zero outside the buffer.
+  static Value loadElement(ImplicitLocOpBuilder &b, Value plane,
+                           ValueRange sizes, ValueRange strides, Type elt,
+                           Value row, Value col) {
+    int64_t rank = sizes.size();
+    Value inBounds = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, col,
+                                           sizes[rank - 1]);
+    Value offset = col;
+    if (row) {
+      inBounds = arith::AndIOp::create(
+          b, inBounds,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row,
+                                sizes[rank - 2]));
+      offset = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, row, strides[rank - 2]), col);
+    }
+    offset = arith::SelectOp::create(b, inBounds, offset, i64(b, 0));
+    Value v = LLVM::LoadOp::create(b, elt, gep(b, plane, elt, offset));
+    return arith::SelectOp::create(
+        b, inBounds, v, arith::ConstantOp::create(b, b.getZeroAttr(elt)));
+  }
+
+  /// A 2-D tile element by element, with bounds checks.
+  static SmallVector<Value> loadScalars(ImplicitLocOpBuilder &b,
+                                        const ThreadIds &ids,
+                                        const MmaTile &tile, Value plane,
+                                        ValueRange sizes, ValueRange strides,
+                                        Type elt, Value r0, Value c0) {
+    auto wide = [&](Value i32v) {
+      return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
+    };
+    SmallVector<Value> values(tile.size());
+    Value colBase = arith::AddIOp::create(
+        b, c0, arith::MulIOp::create(b, ids.quadLane, i32(b, 2)));
+    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = wide(arith::AddIOp::create(
+            b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
+        for (int64_t nt = 0; nt < tile.nTiles; ++nt)
+          for (int64_t e = 0; e < 2; ++e) {
+            Value col = wide(arith::AddIOp::create(
+                b, colBase, i32(b, MmaTile::colDelta(nt, e))));
+            values[tile.index(mt, nt, 2 * half + e)] =
+                loadElement(b, plane, sizes, strides, elt, row, col);
+          }
+      }
+    return values;
+  }
+
+  /// A 2-D tile of 16-bit elements inside the buffer with 4-byte aligned
+  /// rows (the caller checked): each thread's pair of adjacent columns in
+  /// an 8-column tile as one 4-byte load, at constant offsets from the
+  /// row's first pair.
+  static SmallVector<Value> loadPairs(ImplicitLocOpBuilder &b,
+                                      const ThreadIds &ids,
+                                      const MmaTile &tile, Value plane,
+                                      Value rowStride, Type elt, Value r0,
+                                      Value c0) {
+    auto wide = [&](Value i32v) {
+      return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
+    };
+    SmallVector<Value> values(tile.size());
+    Value colBase = wide(arith::AddIOp::create(
+        b, c0, arith::MulIOp::create(b, ids.quadLane, i32(b, 2))));
+    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = wide(arith::AddIOp::create(
+            b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
+        Value start = gep(
+            b, plane, elt,
+            arith::AddIOp::create(b, arith::MulIOp::create(b, row, rowStride),
+                                  colBase));
+        for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
+          Value pair = LLVM::LoadOp::create(
+              b, b.getI32Type(), gep(b, start, elt, i64(b, 8 * nt)),
+              /*alignment=*/4);
+          auto [lo, hi] = unpackPair(b, elt, pair);
+          values[tile.index(mt, nt, 2 * half)] = lo;
+          values[tile.index(mt, nt, 2 * half + 1)] = hi;
+        }
+      }
+    return values;
   }
 };
 

@@ -8,22 +8,53 @@
 
 // MemoryToNVVM: loads, stores and copies.
 
-// A tile loaded into registers (a bias, at the top of the K/V loop): each
-// thread reads its 32 elements one by one, each under a bounds check on its
-// row and column; out of bounds, the address is the plane's first element
-// (every launched buffer has one) and the value zero.
+// A tile loaded into registers (a bias, at the top of the K/V loop). One
+// uniform branch per load: where the whole tile lies inside the buffer
+// (its last row and column within the sizes) and the plane, the row stride
+// and the first column make every row's first pair 4-byte aligned, each
+// thread reads its 32 elements as 16 pairs, one 4-byte load per 8-column
+// tile at constant offsets from the row's first pair, unpacked into two
+// f16. Otherwise (the last, partial blocks; odd strides) element by element,
+// each under a bounds check on its row and column; out of bounds, the
+// address is the plane's first element (every launched buffer has one) and
+// the value zero.
 // BIAS-LABEL: gpu.func @biased
 // BIAS: scf.for
+// BIAS: %[[SHIFT:.+]] = arith.shli %{{.*}}, %c1_i64{{.*}} : i64
+// BIAS-NEXT: %[[ADDR:.+]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+// BIAS-NEXT: %[[BITS:.+]] = arith.ori %[[ADDR]], %[[SHIFT]] : i64
+// BIAS: %[[LOW:.+]] = arith.andi %[[BITS]], %c3_i64{{.*}} : i64
+// BIAS-NEXT: %[[ALIGNED:.+]] = arith.cmpi eq, %[[LOW]], %c0_i64{{.*}} : i64
+// BIAS-NEXT: %[[COLS:.+]] = arith.cmpi sle, %{{.*}}, %{{.*}} : i64
+// BIAS-NEXT: %[[ROWS:.+]] = arith.cmpi sle, %{{.*}}, %{{.*}} : i64
+// BIAS-NEXT: %[[BOTH:.+]] = arith.andi %[[ROWS]], %[[COLS]] : i1
+// BIAS-NEXT: %[[FAST:.+]] = arith.andi %[[BOTH]], %[[ALIGNED]] : i1
+// BIAS-NEXT: scf.if %[[FAST]] -> (f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16) {
+// BIAS: %[[ROW:.+]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
+// BIAS-NEXT: %[[Z:.+]] = arith.constant 0 : i64
+// BIAS-NEXT: %[[P0:.+]] = llvm.getelementptr %[[ROW]][%[[Z]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
+// BIAS-NEXT: %[[W0:.+]] = llvm.load %[[P0]] {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// BIAS-NEXT: %[[V0:.+]] = llvm.bitcast %[[W0]] : i32 to vector<2xf16>
+// BIAS: llvm.extractelement %[[V0]][%{{.*}} : i32] : vector<2xf16>
+// BIAS: llvm.extractelement %[[V0]][%{{.*}} : i32] : vector<2xf16>
+// BIAS-NEXT: %[[EIGHT:.+]] = arith.constant 8 : i64
+// BIAS-NEXT: llvm.getelementptr %[[ROW]][%[[EIGHT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
+// BIAS-COUNT-15: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// BIAS-NOT: llvm.load
+// BIAS: scf.yield
+// BIAS-NEXT: } else {
 // BIAS: %[[IN:.+]] = arith.andi %{{.*}}, %{{.*}} : i1
 // BIAS-NEXT: %[[OFF:.+]] = arith.muli %{{.*}}, %{{.*}} : i64
 // BIAS-NEXT: %[[ELT:.+]] = arith.addi %[[OFF]], %{{.*}} : i64
-// BIAS-NEXT: %[[Z:.+]] = arith.constant 0 : i64
-// BIAS-NEXT: %[[SAFE:.+]] = arith.select %[[IN]], %[[ELT]], %[[Z]] : i64
+// BIAS-NEXT: %[[Z0:.+]] = arith.constant 0 : i64
+// BIAS-NEXT: %[[SAFE:.+]] = arith.select %[[IN]], %[[ELT]], %[[Z0]] : i64
 // BIAS-NEXT: %[[P:.+]] = llvm.getelementptr %{{.*}}[%[[SAFE]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
 // BIAS-NEXT: %[[V:.+]] = llvm.load %[[P]] : !llvm.ptr<1> -> f16
-// BIAS-NEXT: arith.select %[[IN]], %[[V]], %{{.*}} : f16
+// BIAS-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f16
+// BIAS-NEXT: arith.select %[[IN]], %[[V]], %[[ZERO]] : f16
 // BIAS-COUNT-31: llvm.load %{{.*}} : !llvm.ptr<1> -> f16
 // BIAS-NOT: llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// BIAS: scf.yield
 // BIAS: nvvm.mma.sync
 // The output: per row of the thread, one bounds check, pairs of f16 as one
 // 4-byte store.
