@@ -7,7 +7,8 @@
 #  1. run.py --quick on q1 and s1 (the bias staged through shared memory
 #     with cp.async and read back with ldmatrix; spills 4-36 bytes) bias kernels;
 #  2. pair.py q1 against p1 on the bias kernels, N = 1024 / 4096 / 16384;
-#  3. ncu on p1's f16 bias kernel and its unmodified twin at N = 4096.
+#  3. ncu on p1's f16 bias kernel at N = 4096 (run with ncu_mod.py, since
+#     folded into ncu_pair.py).
 set -uo pipefail
 final=${OUT:-/tmp/out}
 OUT=/tmp/r2
@@ -34,7 +35,7 @@ for k in mod_f16_d128_bias; do
   timeout 120 ncu -k regex:'mod_|attn_' --launch-skip 2 --launch-count 1 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
     --section SchedulerStats --section InstructionStats --section ComputeWorkloadAnalysis \
-    -o "$out/ncu-$k" python3 bench/device/probes/ncu_mod.py /tmp/t/p1 $L $k 4096 > "$out/ncu-$k.log" 2>&1
+    -o "$out/ncu-$k" python3 bench/device/probes/ncu_pair.py /tmp/t/p1 $L $k 4096 > "$out/ncu-$k.log" 2>&1
   echo "ncu $k: exit $?"; tail -2 "$out/ncu-$k.log"
   ncu -i "$out/ncu-$k.ncu-rep" --page details > "$out/ncu-$k.txt" 2>&1
   grep -E "Duration|Throughput|Pipe|Stall|Issued|Eligible|Wavefronts|L1/TEX Hit|Bank|Excessive" "$out/ncu-$k.txt" | head -40

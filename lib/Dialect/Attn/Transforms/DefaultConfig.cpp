@@ -161,10 +161,11 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                    /*persistent=*/mask.getKind() == MaskKind::None ||
                        (mask.getKind() == MaskKind::Causal && seqLen > 0 &&
                         seqLen <= 4096));
-    // A bias tile (read by the consumers from global memory, element by
-    // element, beside the scores) at D = 128: the warp-specialized 128 x 64
-    // kernel ran 1.23 / 1.28 / 1.28x the cp.async one below (unmasked f16,
-    // N = 1024 / 4096 / 16384, results/h200/2026-12-03-session9-r1.md);
+    // A bias tile (read by the consumers from global memory into the
+    // accumulator layout, beside the scores) at D = 128: the warp-
+    // specialized 128 x 64 kernel ran 1.23 / 1.28 / 1.28x the cp.async one
+    // below (unmasked f16, N = 1024 / 4096 / 16384, element-wise loads then,
+    // results/h200/2026-12-03-session9-r1.md);
     // no spills with any mask (test/GPU/ptxas-default-configs.test).
     if (mods.bias && !mods.positional && !mods.maskMod && d == 128)
       return wgmma(128, 64, 8, 2, true, /*warpSpecialize=*/true);
