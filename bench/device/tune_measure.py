@@ -65,8 +65,9 @@ def check_inputs(meta, shape, seed, device):
     q = torch.randn(bsz, hq, nq, meta.d, dtype=dt, device=device, generator=g)
     k = torch.randn(bsz, hkv, nk, meta.d, dtype=dt, device=device, generator=g)
     v = torch.randn(bsz, hkv, nk, meta.dv, dtype=dt, device=device, generator=g)
-    ref_o, ref_lse = run.reference(q, k, v, meta)
-    return (q, k, v), (ref_o, ref_lse)
+    extra = run.make_extra(meta, shape, g, device)  # a bias, ALiBi slopes
+    ref_o, ref_lse = run.reference(q, k, v, meta, extra)
+    return (q, k, v, extra), (ref_o, ref_lse)
 
 
 def check(kernel, ref_kernel, meta, inputs, ref, device):
@@ -74,7 +75,7 @@ def check(kernel, ref_kernel, meta, inputs, ref, device):
     reference (run.O_TOL, relative Frobenius error) and against the default
     kernel; returns None when it passes, else the reason."""
     import torch
-    q, k, v = inputs
+    q, k, v, extra = inputs
     bsz, hq, nq = q.shape[0], q.shape[1], q.shape[2]
     dt = q.dtype
     outs = []
@@ -82,7 +83,7 @@ def check(kernel, ref_kernel, meta, inputs, ref, device):
         o = torch.full((bsz, hq, nq, meta.dv), float("nan"), dtype=dt, device=device)
         lse = (torch.full((bsz, hq, nq), float("nan"), dtype=torch.float32, device=device)
                if meta.has_lse else None)
-        kern.launch(q, k, v, o, lse)
+        kern.launch(q, k, v, o, lse, extra=extra)
         torch.cuda.synchronize()
         outs.append((o, lse))
     (o0, l0), (o1, l1) = outs
@@ -128,7 +129,11 @@ def timing_inputs(meta, n, gqa, device):
         v = torch.randn(bsz, hkv, n, meta.dv, dtype=dt, device=device)
         o = torch.empty(bsz, h, n, meta.dv, dtype=dt, device=device)
         lse = torch.empty(bsz, h, n, dtype=torch.float32, device=device) if meta.has_lse else None
-        out.append((q, k, v, o, lse))
+        # A bias (B * H * N^2 elements, 8.6 GB at N = 16384) alone exceeds
+        # the L2: two sets of it at most.
+        extra = (run.make_extra(meta, (bsz, h, hkv, n, n), None, device)
+                 if len(out) < 2 or "bias" not in meta.roles else out[len(out) % 2][5])
+        out.append((q, k, v, o, lse, extra))
     flops = 2.0 * bsz * h * n * n * (meta.d + meta.dv) / (2 if meta.causal else 1)
     return out, flops
 
@@ -138,7 +143,8 @@ def time_round(kernel, sets, reps):
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
     for r in range(reps):
-        kernel.launch(*sets[r % len(sets)])
+        q, k, v, o, lse, extra = sets[r % len(sets)]
+        kernel.launch(q, k, v, o, lse, extra=extra)
     end.record()
     end.synchronize()
     return start.elapsed_time(end) / reps
@@ -158,11 +164,12 @@ def confirm_winner(winner, default, meta, n, gqa, device, rounds):
     v = torch.randn(bsz, hkv, n, meta.dv, dtype=dt, device=device)
     o = torch.empty(bsz, h, n, meta.dv, dtype=dt, device=device)
     lse = torch.empty(bsz, h, n, dtype=torch.float32, device=device) if meta.has_lse else None
+    extra = run.make_extra(meta, (bsz, h, hkv, n, n), None, device)
     tw, td = [], []
     for r in range(rounds):
         order = [(winner, tw), (default, td)]
         for kern, acc in (order if r % 2 == 0 else order[::-1]):
-            acc.append(run.bench(lambda: kern.launch(q, k, v, o, lse))[0])
+            acc.append(run.bench(lambda: kern.launch(q, k, v, o, lse, extra=extra))[0])
     ratios = [d / w for w, d in zip(tw, td)]
     return {"ratio": round(statistics.median(td) / statistics.median(tw), 4),
             "ratio_min": round(min(ratios), 4), "ratio_max": round(max(ratios), 4)}

@@ -76,7 +76,7 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
       return std::nullopt;
     };
     if (f.size() < 4 || f.size() > 5)
-      return fail("expected 'NAME DTYPE D[:DV] MASK[+softcap=C] [gqa=G]'");
+      return fail("expected 'NAME DTYPE D[:DV] MASK[+softcap=C][+bias] [gqa=G]'");
     KeySpec k;
     k.name = f[0].str();
     if (!isIdentifier(k.name))
@@ -92,17 +92,26 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
       return fail("head dim '" + f[2] + "' (D or D:DV, positive)");
     if (dv.empty())
       k.dv = k.d;
-    auto [mask, mods] = f[3].split('+');
+    SmallVector<StringRef> parts;
+    f[3].split(parts, '+');
+    StringRef mask = parts.front();
     k.mask = mask.str();
     if (!llvm::is_contained({"none", "causal_br", "causal_tl", "window_br"},
                             mask))
       return fail("mask '" + mask +
                   "' (none, causal_br, causal_tl, window_br)");
-    if (!mods.empty()) {
+    for (StringRef mod : llvm::ArrayRef(parts).drop_front()) {
       double c = 0;
-      if (!mods.consume_front("softcap=") || mods.getAsDouble(c) || !(c > 0))
-        return fail("score modification '" + mods + "' (softcap=C, C > 0)");
-      k.softcap = mods.str();
+      if (mod == "bias" && !k.bias) {
+        k.bias = true;
+        continue;
+      }
+      StringRef cap = mod;
+      if (!cap.consume_front("softcap=") || !k.softcap.empty() ||
+          cap.getAsDouble(c) || !(c > 0))
+        return fail("score modification '" + mod +
+                    "' (softcap=C with C > 0, or bias; each once)");
+      k.softcap = cap.str();
     }
     if (f.size() == 5) {
       StringRef g = f[4];
@@ -144,20 +153,30 @@ std::string KeySpec::moduleText() const {
   };
   std::string q = memref(hq, d), k = memref(hkv, d), v = memref(hkv, dv),
               o = memref(hq, dv), l = "memref<?x" + hq + "x?xf32>";
+  // A bias of every query head's full score matrix ([B, Hq, Nq, Nk]).
+  std::string biasType = "memref<?x" + hq + "x?x?x" + dtype + ">";
+  std::string biasArg = bias ? ", %bias: " + biasType : "";
+  std::string biasOperand = bias ? " bias(%bias : " + biasType + ")" : "";
   return llvm::formatv("func.func @{0}(%q: {1}, %k: {2}, %v: {3}, %o: {4}, "
-                       "%lse: {5}) {{\n"
-                       "  attn.attention ins(%q, %k, %v : {1}, {2}, {3}) "
+                       "%lse: {5}{7}) {{\n"
+                       "  attn.attention ins(%q, %k, %v : {1}, {2}, {3}){8} "
                        "outs(%o, %lse : {4}, {5}){6}\n"
                        "  return\n}\n",
                        name, q, k, v, o, l,
-                       attrs.empty() ? "" : " {" + attrs + "}")
+                       attrs.empty() ? "" : " {" + attrs + "}", biasArg,
+                       biasOperand)
       .str();
 }
 
 std::string KeySpec::harnessJSON() const {
-  if (softcap.empty())
+  SmallVector<std::string> mods;
+  if (!softcap.empty())
+    mods.push_back("\"softcap\": " + softcap);
+  if (bias)
+    mods.push_back("\"bias\": \"full\"");
+  if (mods.empty())
     return "";
-  return "{\"mods\": {\"softcap\": " + softcap + "}, \"flex\": false}\n";
+  return "{\"mods\": {" + llvm::join(mods, ", ") + "}, \"flex\": false}\n";
 }
 
 static std::optional<json::Value> readJSON(StringRef path,

@@ -23,9 +23,11 @@
 
 namespace attn_tune {
 
-/// One line of a key file: `NAME DTYPE D[:DV] MASK[+softcap=C] [gqa=G]`.
+/// One line of a key file: `NAME DTYPE D[:DV] MASK[+softcap=C][+bias]
+/// [gqa=G]` (`+bias`: an additive [B, H, Nq, Nk] bias operand).
 struct KeySpec {
   std::string name, dtype, mask, softcap;
+  bool bias = false;
   int64_t d = 0, dv = 0, gqa = 0; // gqa 0: dynamic head counts
   /// The function holding the key's attn.attention (f16/bf16, with LSE,
   /// dynamic B/H/N unless gqa fixes the heads at the benchmark's).
