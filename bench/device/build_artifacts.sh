@@ -134,6 +134,10 @@ emit_shape mod_f16_d128_softcap_causal_br f16 128 128 yes causal_br "softcap = 3
 harness mod_f16_d128_softcap_causal_br '{"mods": {"softcap": 30.0}, "flex": true, "base": "attn_f16_d128_causal_br"}'
 emit_shape mod_f16_d128_bias_b1 f16 128 128 yes causal_tl "" b1
 harness mod_f16_d128_bias_b1 '{"mods": {"bias": "b1"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
+emit_shape mod_f16_d128_bias_causal_tl f16 128 128 yes causal_tl "" full
+harness mod_f16_d128_bias_causal_tl '{"mods": {"bias": "full"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
+emit_shape mod_bf16_d128_bias_causal_br bf16 128 128 yes causal_br "" full
+harness mod_bf16_d128_bias_causal_br '{"mods": {"bias": "full"}, "flex": true, "base": "attn_bf16_d128_causal_br"}'
 emit_shape mod_f16_d128_bias_b1h1 f16 128 128 yes none "" b1h1
 harness mod_f16_d128_bias_b1h1 '{"mods": {"bias": "b1h1"}, "flex": true, "base": "attn_f16_d128_none"}'
 emit_shape mod_bf16_d128_alibi_causal_br bf16 128 128 yes causal_br "" "" alibi

@@ -217,8 +217,19 @@ std::optional<TuningKey> attn::getTuningKey(AttentionOp op, StringRef chip,
   SmallVector<std::string> mods;
   if (op.getSoftcap())
     mods.push_back("softcap");
-  if (op.getBias())
-    mods.push_back("bias");
+  // A bias broadcast over the batch or the heads is its own class: the
+  // kernel indexes it differently and holds other registers (a
+  // configuration measured with a full bias spilled with a batch-
+  // broadcast one, docs/perf-log.md, sixteenth session).
+  if (Value bias = op.getBias()) {
+    auto type = cast<ShapedType>(bias.getType());
+    std::string mod = "bias";
+    bool b1 = type.getDimSize(0) == 1 && q.getDimSize(0) != 1;
+    bool h1 = type.getDimSize(1) == 1 && q.getDimSize(1) != 1;
+    if (b1 || h1)
+      mod += std::string("_") + (b1 ? "b1" : "") + (h1 ? "h1" : "");
+    mods.push_back(mod);
+  }
   if (op.getAlibiSlopes())
     mods.push_back("alibi");
   if (!op.getScoreMod().empty())

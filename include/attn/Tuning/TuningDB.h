@@ -33,6 +33,8 @@ struct TuningKey {
   int64_t d = 0, dv = 0;
   std::string mask; // the #attn.mask attribute as printed
   std::string mods; // comma-separated score modification kinds, "" = none
+                    // (bias, bias_b1, bias_h1, bias_b1h1: a bias and the
+                    // dimensions it is broadcast over)
   int64_t gqa = 1;  // query heads per key/value head (0 = unknown: any,
                     // 1 preferred; an entry is stored with the group it
                     // was measured at)
