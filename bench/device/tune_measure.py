@@ -122,18 +122,18 @@ def timing_inputs(meta, n, gqa, device):
     per_set = 2 * bsz * n * (h * meta.d + hkv * (meta.d + meta.dv) + h * meta.dv)
     l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 50 << 20)
     sets = max(2, min(16, math.ceil(2 * l2 / per_set)))
-    out = []
-    for _ in range(sets):
+    out, extras = [], []
+    for i in range(sets):
         q = torch.randn(bsz, h, n, meta.d, dtype=dt, device=device)
         k = torch.randn(bsz, hkv, n, meta.d, dtype=dt, device=device)
         v = torch.randn(bsz, hkv, n, meta.dv, dtype=dt, device=device)
         o = torch.empty(bsz, h, n, meta.dv, dtype=dt, device=device)
         lse = torch.empty(bsz, h, n, dtype=torch.float32, device=device) if meta.has_lse else None
         # A bias (B * H * N^2 elements, 8.6 GB at N = 16384) alone exceeds
-        # the L2: two sets of it at most.
-        extra = (run.make_extra(meta, (bsz, h, hkv, n, n), None, device)
-                 if len(out) < 2 or "bias" not in meta.roles else out[len(out) % 2][5])
-        out.append((q, k, v, o, lse, extra))
+        # the L2: two of them, taken by the sets in turn.
+        if i < 2 or "bias" not in meta.roles:
+            extras.append(run.make_extra(meta, (bsz, h, hkv, n, n), None, device))
+        out.append((q, k, v, o, lse, extras[i % len(extras)]))
     flops = 2.0 * bsz * h * n * n * (meta.d + meta.dv) / (2 if meta.causal else 1)
     return out, flops
 

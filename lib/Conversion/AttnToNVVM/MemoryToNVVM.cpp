@@ -227,6 +227,11 @@ struct ScalarLoadLowering : public OpConversionPattern<memref::LoadOp> {
   }
 };
 
+/// An i32 position or offset, sign-extended to the i64 of address math.
+static Value wide(ImplicitLocOpBuilder &b, Value i32v) {
+  return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
+}
+
 /// The two 16-bit halves of an i32 (the low one first).
 static std::pair<Value, Value> unpackPair(ImplicitLocOpBuilder &b, Type elt,
                                           Value pair) {
@@ -268,9 +273,6 @@ struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
     ValueRange sizes = memref.slice(1, rank);
     ValueRange strides = memref.drop_front(1 + rank);
     ThreadIds ids = getThreadIds(b, op);
-    auto wide = [&](Value i32v) {
-      return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
-    };
     if (tileRank == 1) {
       SmallVector<Value> values;
       MmaTile t(parent, {type.getDimSize(0), 8});
@@ -279,7 +281,7 @@ struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
         for (int64_t half = 0; half < 2; ++half)
           values.push_back(loadElement(
               b, plane, sizes, strides, elt, Value(),
-              wide(arith::AddIOp::create(
+              wide(b, arith::AddIOp::create(
                   b, r0, rowOf(b, ids, t.mTiles, 16 * mt + 8 * half)))));
       rewriter.replaceOpWithMultiple(op, {values});
       return success();
@@ -295,12 +297,12 @@ struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
     // the tile 4-byte aligned (base, row stride and first column): the same
     // for every thread, so the branch is uniform.
     Value rows = sizes[rank - 2], cols = sizes[rank - 1];
-    Value rowEnd = arith::AddIOp::create(b, wide(r0), i64(b, type.getDimSize(0)));
-    Value colEnd = arith::AddIOp::create(b, wide(c0), i64(b, type.getDimSize(1)));
-    Value misaligned = arith::OrIOp::create(
+    Value rowEnd = arith::AddIOp::create(b, wide(b, r0), i64(b, type.getDimSize(0)));
+    Value colEnd = arith::AddIOp::create(b, wide(b, c0), i64(b, type.getDimSize(1)));
+    Value addressBits = arith::OrIOp::create(
         b, LLVM::PtrToIntOp::create(b, b.getI64Type(), plane),
         arith::ShLIOp::create(
-            b, arith::OrIOp::create(b, strides[rank - 2], wide(c0)), i64(b, 1)));
+            b, arith::OrIOp::create(b, strides[rank - 2], wide(b, c0)), i64(b, 1)));
     Value inside = arith::AndIOp::create(
         b,
         arith::AndIOp::create(
@@ -308,7 +310,7 @@ struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
             arith::CmpIOp::create(b, arith::CmpIPredicate::sle, colEnd, cols)),
         arith::CmpIOp::create(
             b, arith::CmpIPredicate::eq,
-            arith::AndIOp::create(b, misaligned, i64(b, 3)), i64(b, 0)));
+            arith::AndIOp::create(b, addressBits, i64(b, 3)), i64(b, 0)));
     SmallVector<Type> types(tile.size(), elt);
     auto ifOp = scf::IfOp::create(b, types, inside, /*withElseRegion=*/true);
     {
@@ -354,19 +356,16 @@ private:
                                         const MmaTile &tile, Value plane,
                                         ValueRange sizes, ValueRange strides,
                                         Type elt, Value r0, Value c0) {
-    auto wide = [&](Value i32v) {
-      return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
-    };
     SmallVector<Value> values(tile.size());
     Value colBase = arith::AddIOp::create(
         b, c0, arith::MulIOp::create(b, ids.quadLane, i32(b, 2)));
     for (int64_t mt = 0; mt < tile.mTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half) {
-        Value row = wide(arith::AddIOp::create(
+        Value row = wide(b, arith::AddIOp::create(
             b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
         for (int64_t nt = 0; nt < tile.nTiles; ++nt)
           for (int64_t e = 0; e < 2; ++e) {
-            Value col = wide(arith::AddIOp::create(
+            Value col = wide(b, arith::AddIOp::create(
                 b, colBase, i32(b, MmaTile::colDelta(nt, e))));
             values[tile.index(mt, nt, 2 * half + e)] =
                 loadElement(b, plane, sizes, strides, elt, row, col);
@@ -384,15 +383,12 @@ private:
                                       const MmaTile &tile, Value plane,
                                       Value rowStride, Type elt, Value r0,
                                       Value c0) {
-    auto wide = [&](Value i32v) {
-      return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
-    };
     SmallVector<Value> values(tile.size());
-    Value colBase = wide(arith::AddIOp::create(
+    Value colBase = wide(b, arith::AddIOp::create(
         b, c0, arith::MulIOp::create(b, ids.quadLane, i32(b, 2))));
     for (int64_t mt = 0; mt < tile.mTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half) {
-        Value row = wide(arith::AddIOp::create(
+        Value row = wide(b, arith::AddIOp::create(
             b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
         Value start = gep(
             b, plane, elt,
