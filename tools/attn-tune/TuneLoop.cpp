@@ -76,7 +76,8 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
       return std::nullopt;
     };
     if (f.size() < 4 || f.size() > 5)
-      return fail("expected 'NAME DTYPE D[:DV] MASK[+softcap=C][+bias] [gqa=G]'");
+      return fail(
+          "expected 'NAME DTYPE D[:DV] MASK[+softcap=C][+bias[=SHAPE]] [gqa=G]'");
     KeySpec k;
     k.name = f[0].str();
     if (!isIdentifier(k.name))
@@ -102,15 +103,22 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
                   "' (none, causal_br, causal_tl, window_br)");
     for (StringRef mod : llvm::ArrayRef(parts).drop_front()) {
       double c = 0;
-      if (mod == "bias" && !k.bias) {
-        k.bias = true;
+      StringRef shape = mod;
+      if (shape.consume_front("bias") && k.bias.empty() &&
+          (shape.empty() || shape.consume_front("="))) {
+        if (mod == "bias")
+          shape = "full";
+        if (!llvm::is_contained({"full", "b1", "h1", "b1h1"}, shape))
+          return fail("bias shape '" + shape + "' (full, b1, h1, b1h1)");
+        k.bias = shape.str();
         continue;
       }
       StringRef cap = mod;
       if (!cap.consume_front("softcap=") || !k.softcap.empty() ||
           cap.getAsDouble(c) || !(c > 0))
         return fail("score modification '" + mod +
-                    "' (softcap=C with C > 0, or bias; each once)");
+                    "' (softcap=C with C > 0, or bias[=full|b1|h1|b1h1]; "
+                    "each once)");
       k.softcap = cap.str();
     }
     if (f.size() == 5) {
@@ -153,10 +161,15 @@ std::string KeySpec::moduleText() const {
   };
   std::string q = memref(hq, d), k = memref(hkv, d), v = memref(hkv, dv),
               o = memref(hq, dv), l = "memref<?x" + hq + "x?xf32>";
-  // A bias of every query head's full score matrix ([B, Hq, Nq, Nk]).
-  std::string biasType = "memref<?x" + hq + "x?x?x" + dtype + ">";
-  std::string biasArg = bias ? ", %bias: " + biasType : "";
-  std::string biasOperand = bias ? " bias(%bias : " + biasType + ")" : "";
+  // A bias of every query head's full score matrix ([B, Hq, Nq, Nk]), or
+  // one broadcast (extent 1) over the batch, the heads or both.
+  std::string biasB = bias == "b1" || bias == "b1h1" ? "1" : "?";
+  std::string biasH = bias == "h1" || bias == "b1h1" ? "1" : hq;
+  std::string biasType =
+      "memref<" + biasB + "x" + biasH + "x?x?x" + dtype + ">";
+  std::string biasArg = bias.empty() ? "" : ", %bias: " + biasType;
+  std::string biasOperand =
+      bias.empty() ? "" : " bias(%bias : " + biasType + ")";
   return llvm::formatv("func.func @{0}(%q: {1}, %k: {2}, %v: {3}, %o: {4}, "
                        "%lse: {5}{7}) {{\n"
                        "  attn.attention ins(%q, %k, %v : {1}, {2}, {3}){8} "
@@ -172,8 +185,8 @@ std::string KeySpec::harnessJSON() const {
   SmallVector<std::string> mods;
   if (!softcap.empty())
     mods.push_back("\"softcap\": " + softcap);
-  if (bias)
-    mods.push_back("\"bias\": \"full\"");
+  if (!bias.empty())
+    mods.push_back("\"bias\": \"" + bias + "\"");
   if (mods.empty())
     return "";
   return "{\"mods\": {" + llvm::join(mods, ", ") + "}, \"flex\": false}\n";

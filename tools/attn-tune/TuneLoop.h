@@ -23,11 +23,13 @@
 
 namespace attn_tune {
 
-/// One line of a key file: `NAME DTYPE D[:DV] MASK[+softcap=C][+bias]
-/// [gqa=G]` (`+bias`: an additive [B, H, Nq, Nk] bias operand).
+/// One line of a key file: `NAME DTYPE D[:DV] MASK[+softcap=C][+bias[=SHAPE]]
+/// [gqa=G]` (`+bias`: an additive [B, H, Nq, Nk] bias operand; SHAPE
+/// `full`, the default, or `b1`, `h1`, `b1h1` for a bias broadcast over the
+/// batch, the heads or both, which are tuning keys of their own).
 struct KeySpec {
   std::string name, dtype, mask, softcap;
-  bool bias = false;
+  std::string bias; // "" (none), "full", "b1", "h1" or "b1h1"
   int64_t d = 0, dv = 0, gqa = 0; // gqa 0: dynamic head counts
   /// The function holding the key's attn.attention (f16/bf16, with LSE,
   /// dynamic B/H/N unless gqa fixes the heads at the benchmark's).
