@@ -140,6 +140,10 @@ emit_shape mod_bf16_d128_bias_causal_br bf16 128 128 yes causal_br "" full
 harness mod_bf16_d128_bias_causal_br '{"mods": {"bias": "full"}, "flex": true, "base": "attn_bf16_d128_causal_br"}'
 emit_shape mod_f16_d128_bias_b1h1 f16 128 128 yes none "" b1h1
 harness mod_f16_d128_bias_b1h1 '{"mods": {"bias": "b1h1"}, "flex": true, "base": "attn_f16_d128_none"}'
+emit_shape mod_bf16_d128_bias_b1_none bf16 128 128 yes none "" b1
+harness mod_bf16_d128_bias_b1_none '{"mods": {"bias": "b1"}, "flex": true, "base": "attn_bf16_d128_none"}'
+emit_shape mod_f16_d128_bias_h1 f16 128 128 yes none "" h1
+harness mod_f16_d128_bias_h1 '{"mods": {"bias": "h1"}, "flex": true, "base": "attn_f16_d128_none"}'
 emit_shape mod_bf16_d128_alibi_causal_br bf16 128 128 yes causal_br "" "" alibi
 harness mod_bf16_d128_alibi_causal_br '{"mods": {"alibi": true}, "flex": true, "base": "attn_bf16_d128_causal_br"}'
 emit_shape mod_f16_d128_relpos f16 128 128 yes none "" "" "" "$relpos"

@@ -114,22 +114,46 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   return out;
 }
 
+/// The CTAs of candidate `c` one SM holds at most: by its threads alone
+/// (registers and shared memory only lower it). A warp-specialized kernel
+/// moves registers between its roles with setmaxnreg within a budget of
+/// the whole register file (240 x 256 for the consumers and 24 x 128 for
+/// the producer: 64512 of 65536), so it runs alone (ptxas reports 168
+/// registers at entry for every such candidate, which says the same).
+static int64_t maxCTAsPerSM(const TuningCandidate &c) {
+  if (c.warpSpecialize)
+    return 1;
+  int64_t warps = c.warps + (c.warpSpecialize ? 4 : 0);
+  return std::max<int64_t>(1, std::min<int64_t>(2048 / (32 * warps), 32));
+}
+
 double mlir::attn::estimateCost(const TuningCandidate &c,
                                 const KernelResources &r,
                                 const TuningProblem &p) {
   // A warp-specialized kernel has a producer warpgroup more; ptxas reports
   // its registers at entry (before setmaxnreg moves them between the two).
   int64_t warps = c.warps + (c.warpSpecialize ? 4 : 0);
-  int64_t threads = 32 * warps;
   // CTAs per SM: registers (64K per SM, allocated per warp in units of
   // 256), shared memory (228 KB per SM, 1 KB reserved per CTA), threads.
   int64_t regsPerWarp = ((std::max<int64_t>(r.registers, 1) * 32 + 255) / 256) * 256;
   int64_t byRegs = 65536 / (regsPerWarp * warps);
   int64_t byShared =
       r.sharedBytes > 0 ? (233472 / (r.sharedBytes + 1024)) : 32;
-  int64_t byThreads = 2048 / threads;
-  int64_t perSM = std::max<int64_t>(
-      1, std::min({byRegs, byShared, byThreads, int64_t(32)}));
+  int64_t perSM =
+      std::max<int64_t>(1, std::min({byRegs, byShared, maxCTAsPerSM(c)}));
+  return estimateCostAt(c, perSM, p);
+}
+
+double mlir::attn::estimateCostBound(const TuningCandidate &c,
+                                     const TuningProblem &p) {
+  double bound = estimateCostAt(c, 1, p);
+  for (int64_t perSM = 2; perSM <= maxCTAsPerSM(c); ++perSM)
+    bound = std::min(bound, estimateCostAt(c, perSM, p));
+  return bound;
+}
+
+double mlir::attn::estimateCostAt(const TuningCandidate &c, int64_t perSM,
+                                  const TuningProblem &p) {
   // Work: query blocks, each over the keys it sees (half under a causal
   // mask).
   int64_t qBlocks = (p.nq + c.blockM - 1) / c.blockM;

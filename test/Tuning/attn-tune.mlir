@@ -48,6 +48,9 @@
 // CHECK: "candidate": "{{(wgmma|mma.sync) [0-9]+x[0-9]+ w[48] s[123].*}}",
 // CHECK-NEXT: "config": "#attn.tile_config<block_m = {{[0-9]+}}, block_n = {{[0-9]+}}, warps = {{[48]}}, stages = {{[123]}}>",
 // CHECK-NEXT: "cost": {{.*}},
+// CHECK-NEXT: "cost_bound_by_n": {
+// CHECK-NEXT: "2048": {{.*}}
+// CHECK-NEXT: },
 // CHECK-NEXT: "cost_by_n": {
 // CHECK-NEXT: "2048": {{.*}}
 // CHECK: "gpu_config": "#attn.gpu_config<{{.*}}>",

@@ -23,6 +23,7 @@
 
 #include "attn/Compiler/Artifact.h"
 #include "attn/Compiler/Compiler.h"
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 #include "attn/Tuning/CompileCache.h"
 #include "attn/Tuning/SearchSpace.h"
@@ -49,7 +50,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <limits>
 #include <mutex>
+#include <numeric>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -606,8 +610,7 @@ int main(int argc, char **argv) {
       options.toolkit = toolkit;
       h.artifacts = attn::compileToGPU(*module, options, /*withCubin=*/true);
     });
-  for (size_t i = 0; i < outcomes.size(); ++i)
-    pool.async([&, i] {
+  auto compileOutcome = [&](size_t i) {
       Outcome &out = outcomes[i];
       out.context = attn::createContext();
       MLIRContext *ctx = out.context.get();
@@ -707,8 +710,156 @@ int main(int argc, char **argv) {
                                                  problemAt(ns[j])));
       }
       noteCompiled();
+  };
+
+  // Which candidates to compile. Each one's cost has a lower bound before
+  // it is compiled (estimateCostBound: the resources enter the model only
+  // through the CTAs per SM). Compiling in the order of the bounds, a
+  // length is settled once its --top best compiled costs are all below the
+  // bound of every candidate not yet compiled for it: no other can enter
+  // its --top. When every length is settled the rest is not compiled.
+  // And a candidate whose family (the same configuration and lengths but
+  // for block_n) spilled kFamilySpillBytes or more at a smaller block_n is
+  // not compiled either: a wider K/V block holds more of every per-key
+  // register tile. Small spills are not monotone in block_n (D = 256's
+  // async_pv spills 80 bytes at 64 keys and none at 80; a softcap's 256
+  // bytes at 144, none at 176), large ones were: over the full spaces of
+  // four keys no wider block of a family that spilled 512 bytes compiled
+  // without spills (docs/tuning.md). A family's blocks are compiled
+  // narrowest first. --emit-all compiles everything.
+  constexpr int64_t kFamilySpillBytes = 512;
+  std::vector<std::vector<double>> bounds(outcomes.size());
+  for (auto [i, o] : llvm::enumerate(outcomes))
+    for (size_t j : o.nIdx)
+      bounds[i].push_back(
+          attn::estimateCostBound(o.candidate, problemAt(ns[j])));
+  auto boundAt = [&](size_t i, size_t j) {
+    const std::vector<size_t> &n = outcomes[i].nIdx;
+    return bounds[i][llvm::find(n, j) - n.begin()];
+  };
+  // Priority: the best rank of a candidate's bound at any of its lengths.
+  std::vector<size_t> priority(outcomes.size(), outcomes.size());
+  for (size_t j = 0; j < ns.size(); ++j) {
+    std::vector<size_t> at;
+    for (size_t i = 0; i < outcomes.size(); ++i)
+      if (llvm::is_contained(outcomes[i].nIdx, j))
+        at.push_back(i);
+    llvm::stable_sort(at, [&](size_t a, size_t b) {
+      return boundAt(a, j) < boundAt(b, j);
+    });
+    for (auto [r, i] : llvm::enumerate(at))
+      priority[i] = std::min(priority[i], r);
+  }
+  std::vector<size_t> compileOrder(outcomes.size());
+  std::iota(compileOrder.begin(), compileOrder.end(), 0);
+  llvm::stable_sort(compileOrder, [&](size_t a, size_t b) {
+    return priority[a] < priority[b];
+  });
+  // The narrower blocks of `i`'s family.
+  auto narrowerSibling = [&](size_t i, size_t k) {
+    attn::TuningCandidate a = outcomes[i].candidate,
+                          b = outcomes[k].candidate;
+    if (b.blockN >= a.blockN || outcomes[i].nIdx != outcomes[k].nIdx)
+      return false;
+    b.blockN = a.blockN;
+    return a.str() == b.str();
+  };
+  bool prune = !emitAll && top > 0;
+  enum State : char { Pending, Running, Done };
+  std::vector<State> state(outcomes.size(), Pending);
+  std::mutex scheduleMutex;
+  std::condition_variable progressed;
+  // Under scheduleMutex: whether every length's --top is settled.
+  auto allSettled = [&] {
+    for (size_t j = 0; j < ns.size(); ++j) {
+      std::vector<double> costs;
+      double open = std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < outcomes.size(); ++i) {
+        if (!llvm::is_contained(outcomes[i].nIdx, j))
+          continue;
+        if (state[i] != Done)
+          open = std::min(open, boundAt(i, j));
+        else if (outcomes[i].accepted)
+          costs.push_back(outcomes[i].costs[llvm::find(outcomes[i].nIdx, j) -
+                                            outcomes[i].nIdx.begin()]);
+      }
+      if (open == std::numeric_limits<double>::infinity())
+        continue;
+      if (costs.size() < size_t(top))
+        return false;
+      std::nth_element(costs.begin(), costs.begin() + (top - 1), costs.end());
+      if (!(costs[top - 1] < open))
+        return false;
+    }
+    return true;
+  };
+  // Under scheduleMutex: the next candidate to compile, or none. Marks the
+  // candidates of spilled families Done on the way.
+  auto next = [&]() -> std::optional<size_t> {
+    for (size_t i : compileOrder) {
+      if (state[i] != Pending)
+        continue;
+      if (!prune)
+        return i;
+      bool waits = false, spilled = false;
+      for (size_t k = 0; k < outcomes.size() && !spilled; ++k) {
+        if (k == i || !narrowerSibling(i, k))
+          continue;
+        if (state[k] != Done)
+          waits = true;
+        else if (StringRef(outcomes[k].reason).starts_with("spills") &&
+                 outcomes[k].resources.spillBytes >= kFamilySpillBytes)
+          spilled = true,
+          outcomes[i].reason =
+              "not compiled: block_n " +
+              std::to_string(outcomes[k].candidate.blockN) +
+              " of the same configuration spilled " +
+              std::to_string(outcomes[k].resources.spillBytes) + " bytes";
+      }
+      if (spilled) {
+        state[i] = Done;
+        continue;
+      }
+      if (!waits)
+        return i;
+    }
+    return std::nullopt;
+  };
+  unsigned workers = llvm::hardware_concurrency(jobs).compute_thread_count();
+  for (unsigned w = 0; w < std::max(1u, workers); ++w)
+    pool.async([&] {
+      std::unique_lock<std::mutex> lock(scheduleMutex);
+      while (true) {
+        if (prune && allSettled())
+          return;
+        std::optional<size_t> i = next();
+        if (!i) {
+          // Waiting for a narrower block in flight, or nothing is left.
+          if (llvm::none_of(state, [](State st) { return st != Done; }))
+            return;
+          if (llvm::none_of(state, [](State st) { return st == Running; }))
+            return;
+          progressed.wait(lock);
+          continue;
+        }
+        state[*i] = Running;
+        lock.unlock();
+        compileOutcome(*i);
+        lock.lock();
+        state[*i] = Done;
+        progressed.notify_all();
+      }
     });
   pool.wait();
+  int64_t notCompiled = 0;
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    if (!outcomes[i].context) {
+      ++notCompiled;
+      if (outcomes[i].reason.empty())
+        outcomes[i].reason = "not compiled: its cost bound is above the "
+                             "--top best compiled costs at each of its "
+                             "lengths";
+    }
 
   // Per --n, the accepted candidates by cost; the report lists them in the
   // order of the first, and --emit writes the union of each one's best
@@ -751,9 +902,12 @@ int main(int argc, char **argv) {
 
   llvm::json::Array rows;
   int64_t rank = 0, accepted = 0;
+  // The candidates that were not compiled print their configurations here.
+  std::unique_ptr<MLIRContext> reportContext = attn::createContext();
+  reportContext->getOrLoadDialect<attn::AttnDialect>();
   for (size_t i : order) {
     Outcome &o = outcomes[i];
-    MLIRContext *ctx = o.context.get();
+    MLIRContext *ctx = o.context ? o.context.get() : reportContext.get();
     std::string config, gpuConfig;
     const std::string &scheduled = o.scheduled;
     llvm::raw_string_ostream(config) << o.candidate.tileConfig(ctx);
@@ -780,6 +934,10 @@ int main(int argc, char **argv) {
                            {"wgmma", o.candidate.wgmma},
                            {"lazy_rescale", o.candidate.lazyRescale},
                            {"cached", o.cached.has_value()}};
+    llvm::json::Object boundByN;
+    for (auto [j, bound] : llvm::zip(o.nIdx, bounds[i]))
+      boundByN[std::to_string(ns[j])] = bound;
+    row["cost_bound_by_n"] = std::move(boundByN);
     if (o.accepted) {
       ++accepted;
       row["rank"] = ++rank;
@@ -879,6 +1037,7 @@ int main(int argc, char **argv) {
       {"causal", problem.causal},
       {"candidates", int64_t(candidates.size())},
       {"compilations", int64_t(outcomes.size())},
+      {"not_compiled", notCompiled},
       {"cache", cache.empty() ? llvm::json::Value(nullptr)
                               : llvm::json::Value(llvm::json::Object{
                                     {"dir", cache},

@@ -77,6 +77,17 @@ struct TuningProblem {
 double estimateCost(const TuningCandidate &c, const KernelResources &r,
                     const TuningProblem &p);
 
+/// estimateCost with `perSM` CTAs resident per SM (what the resources
+/// allow; the only way they enter the model).
+double estimateCostAt(const TuningCandidate &c, int64_t perSM,
+                      const TuningProblem &p);
+
+/// A lower bound of estimateCost over every resource report `c`'s kernel
+/// could get (its minimum over the CTAs per SM its threads allow): what
+/// attn-tune ranks a candidate by before compiling it, so that it compiles
+/// only the candidates that can still reach a bucket's best --top.
+double estimateCostBound(const TuningCandidate &c, const TuningProblem &p);
+
 /// The problem class of `op` on `chip` (the bucket of its static key length,
 /// else of `seqLen`), or nothing when a head dim is dynamic: the key
 /// attn-apply-tuning looks up and attn-tune reports.

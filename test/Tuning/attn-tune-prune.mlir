@@ -1,0 +1,46 @@
+// attn-tune compiles only what can reach a length's --top: candidates in
+// the order of their cost bounds (the cost model's minimum over the CTAs
+// per SM a kernel could get) until the --top best compiled costs are below
+// every bound left, and not the wider blocks of a configuration that
+// spilled 512 bytes or more. The --top it emits is the one compiling
+// everything (--emit-all) gives. Needs ptxas.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: attn-tune %s --chip=sm_90a --n=1024,16384 --top=2 --only='^wgmma 128x(64|128) w8 s[23] ws overlap' \
+// RUN:   --cache-dir=none > %t/pruned.json
+// RUN: attn-tune %s --chip=sm_90a --n=1024,16384 --top=2 --only='^wgmma 128x(64|128) w8 s[23] ws overlap' \
+// RUN:   --cache-dir=none --emit=%t/all --emit-all > %t/all.json
+// RUN: FileCheck %s --check-prefix=PRUNED < %t/pruned.json
+// RUN: FileCheck %s --check-prefix=ALL < %t/all.json
+// Each length's two best, in both reports.
+// RUN: %python %S/Inputs/report-top.py %t/pruned.json 2 > %t/top-pruned.txt
+// RUN: %python %S/Inputs/report-top.py %t/all.json 2 > %t/top-all.txt
+// RUN: diff %t/top-pruned.txt %t/top-all.txt
+// RUN: FileCheck %s --check-prefix=TOP < %t/top-pruned.txt
+// A bias makes the 128 x 128 tile spill far more than 512 bytes (its
+// 128 x 144 sibling is then not compiled) and 128 x 80 less.
+// RUN: attn-tune %S/Inputs/bias-d128.mlir --chip=sm_90a --n=4096 --top=16 \
+// RUN:   --only='^wgmma 128x(80|128|144) w8 s2 ws overlap persistent$' --cache-dir=none | FileCheck %s --check-prefix=FAMILY
+
+// PRUNED: "candidates": 16,
+// PRUNED: "not_compiled": {{[1-9][0-9]*}},
+// PRUNED: "rejected": "not compiled: its cost bound is above the --top best compiled costs at each of its lengths"
+// ALL: "candidates": 16,
+// ALL: "not_compiled": 0,
+// ALL-NOT: not compiled
+// TOP-COUNT-2: {{^}}1024 wgmma 128x
+// TOP-COUNT-2: {{^}}16384 wgmma 128x
+
+// FAMILY: "not_compiled": 1,
+// FAMILY: "candidate": "wgmma 128x128 w8 s2 ws overlap persistent",
+// FAMILY: "rejected": "spills {{[0-9][0-9][0-9][0-9]}} bytes
+// FAMILY: "candidate": "wgmma 128x80 w8 s2 ws overlap persistent",
+// FAMILY: "candidate": "wgmma 128x144 w8 s2 ws overlap persistent",
+// FAMILY: "rejected": "not compiled: block_n 128 of the same configuration spilled {{[0-9][0-9][0-9][0-9]}} bytes"
+
+func.func @attn(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+  return
+}
