@@ -160,6 +160,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
   pm.addPass(createAttnStageShared());
   pm.addPass(createAttnWarpSpecialize());
   pm.addPass(createAttnPipeline());
+  pm.addPass(createAttnPrefetchLoads());
   AttnAllocateSharedOptions shared;
   shared.maxSharedBytes = getMaxSharedBytes(options.chip);
   pm.addPass(createAttnAllocateShared(shared));

@@ -22,7 +22,8 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                             /*fma_exp2=*/0, /*peel_last_block=*/false,
                             /*rescale_slack=*/0,
                             /*async_pv=*/warpSpecialize && overlapSoftmax &&
-                                asyncPV);
+                                asyncPV,
+                            /*prefetch_loads=*/false);
 }
 
 std::string TuningCandidate::str() const {

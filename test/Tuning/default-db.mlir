@@ -51,13 +51,17 @@
 // SOURCE-LABEL: func.func @bf16_d192_causal
 // SOURCE: attn.tuning = "heuristic"
 // A bias is part of the problem class, and so is its broadcast: the
-// database's unmasked f16 D = 128 bias key (a full [B, H, Nq, Nk] bias)
-// gives the full bias its tuned configuration and leaves the batch-
-// broadcast one ([1, H, Nq, Nk]) to the heuristic.
+// database's unmasked f16 D = 128 keys with a full [B, H, Nq, Nk] bias and
+// with a batch-broadcast one ([1, H, Nq, Nk]) give each its own robust
+// configuration (128 x 80 persistent, 128 x 64), and a head-broadcast bias
+// under a causal mask, which no key has, keeps the heuristic.
 // SOURCE-LABEL: func.func @f16_d128_bias
 // SOURCE: attn.tuning = "db robust over 6 buckets
-// SOURCE-SAME: block_n = 80{{.*}}async_pv = true
+// SOURCE-SAME: block_n = 80{{.*}}persistent = true, async_pv = true
 // SOURCE-LABEL: func.func @f16_d128_bias_b1
+// SOURCE: attn.tuning = "db robust over 6 buckets
+// SOURCE-SAME: block_n = 64{{.*}}async_pv = true
+// SOURCE-LABEL: func.func @f16_d128_bias_h1_causal
 // SOURCE: attn.tuning = "heuristic"
 
 func.func @f16_d192(%q: memref<?x?x?x192xf16>, %k: memref<?x?x?x192xf16>,
@@ -91,5 +95,14 @@ func.func @f16_d128_bias_b1(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  bias(%b : memref<1x?x?x?xf16>)
                  outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>)
+  return
+}
+
+func.func @f16_d128_bias_h1_causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                                   %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>,
+                                   %lse: memref<?x?x?xf32>, %b: memref<?x1x?x?xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 bias(%b : memref<?x1x?x?xf16>)
+                 outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>) {mask = #attn.mask<causal, top_left>}
   return
 }

@@ -407,6 +407,76 @@ private:
   }
 };
 
+/// attn.prefetch: each thread prefetches into L1 lines of the rows it
+/// holds in the tile's accumulator layout (rows r and r + 8 of each of its
+/// m-tiles, as attn.load reads them). A row of C elements of e bytes
+/// touches at most ceil(C * e / 128) + 1 lines of 128 bytes; the quad's
+/// four threads, which hold the same rows, take its chunks k = q, q + 4,
+/// .. at columns min(k * 128 / e, C - 1). Rows and columns are clamped
+/// into the buffer: a tile past its end prefetches its last line again.
+struct PrefetchLowering : public OpConversionPattern<PrefetchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PrefetchOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getTile());
+    MmaLayoutAttr parent = getMmaParent(type);
+    if (!parent)
+      return rewriter.notifyMatchFailure(op, "not a register layout");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ValueRange memref = adaptor.getSource();
+    int64_t rank = op.getSource().getType().getRank();
+    SmallVector<Value> idx;
+    for (ValueRange v : adaptor.getIndices())
+      idx.push_back(v.front());
+    Type elt = type.getElementType();
+    Value plane = gep(b, memref[0], elt, planeOffset(b, memref, idx, rank - 2));
+    ValueRange sizes = memref.slice(1, rank);
+    ValueRange strides = memref.drop_front(1 + rank);
+    Value rows = sizes[rank - 2], cols = sizes[rank - 1];
+    ThreadIds ids = getThreadIds(b, op);
+    MmaTile tile(parent, type.getShape());
+    int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+    int64_t width = type.getDimSize(1);
+    int64_t perLine = std::max<int64_t>(1, 128 / bytes);
+    int64_t chunks = (width * bytes + 127) / 128 + 1;
+    // Every launched kernel's buffer has an element (the loads rely on it
+    // too), so the clamped addresses are inside it.
+    Value one = i64(b, 1);
+    Value lastRow = arith::SubIOp::create(b, rows, one);
+    Value lastCol = arith::SubIOp::create(b, cols, one);
+    Value r0 = toI32(b, idx[rank - 2]), c0 = wide(b, toI32(b, idx[rank - 1]));
+    // Chunk k0 + q of a row, within the tile and the buffer: the same
+    // columns for every row the thread holds.
+    Value quad = wide(b, ids.quadLane);
+    SmallVector<Value> colsOfThread;
+    for (int64_t k0 = 0; k0 < chunks; k0 += 4) {
+      Value k = arith::AddIOp::create(b, quad, i64(b, k0));
+      Value col = arith::MinSIOp::create(
+          b, arith::MulIOp::create(b, k, i64(b, perLine)), i64(b, width - 1));
+      colsOfThread.push_back(arith::MinSIOp::create(
+          b, arith::AddIOp::create(b, c0, col), lastCol));
+    }
+    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = wide(b, arith::AddIOp::create(
+            b, r0, rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half)));
+        row = arith::MinSIOp::create(b, row, lastRow);
+        Value start = gep(b, plane, elt,
+                          arith::MulIOp::create(b, row, strides[rank - 2]));
+        for (Value col : colsOfThread)
+          NVVM::PrefetchOp::create(
+              b, NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
+                                                   NVVM::PrefetchCacheLevel::L1),
+              /*evictPriority=*/nullptr, gep(b, start, elt, col),
+              /*predicate=*/Value(), /*tensormap=*/false, /*uniform=*/false,
+              /*in_param_space=*/false);
+      }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Two 16-bit elements as one i32 (x in the low half).
 static Value packPair(ImplicitLocOpBuilder &b, Value x, Value y) {
   Type vecT = VectorType::get({2}, x.getType());
@@ -749,5 +819,6 @@ void nvgpu::populateMemoryToNVVMPatterns(TileTypeConverter &converter,
                ReinterpretCastLowering, ScalarLoadLowering, RegisterLoadLowering,
                RegisterStoreLowering, LocalAllocLowering, LocalViewLowering,
                AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
-               LocalStoreLowering>(converter, patterns.getContext());
+               LocalStoreLowering, PrefetchLowering>(converter,
+                                                     patterns.getContext());
 }

@@ -200,3 +200,27 @@ func.func @dot_wait_mma_sync(%s: tensor<64x64xf32, #attn.mma<warps = 4>>) {
   %w = attn.dot_wait %s {pending = 0 : i64} : tensor<64x64xf32, #attn.mma<warps = 4>>
   return
 }
+
+// -----
+
+func.func @prefetch_layout(%src: memref<?x?xf16>, %i: index) {
+  // expected-error @+1 {{needs a tile in an accumulator layout (#attn.mma), got 'tensor<64x64xf16>'}}
+  attn.prefetch %src[%i, %i] : memref<?x?xf16>, tensor<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @prefetch_indices(%src: memref<?x?x?xf16>, %i: index) {
+  // expected-error @+1 {{expected 3 indices for 'memref<?x?x?xf16>', got 2}}
+  attn.prefetch %src[%i, %i] : memref<?x?x?xf16>, tensor<64x64xf16, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+func.func @prefetch_elt(%src: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{element types differ: 'bf16' vs 'f16'}}
+  attn.prefetch %src[%i, %i] : memref<?x?xbf16>, tensor<64x64xf16, #attn.mma<warps = 4>>
+  return
+}

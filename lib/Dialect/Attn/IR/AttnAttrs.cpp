@@ -103,7 +103,7 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                       bool, bool, bool, bool overlapSoftmax,
                       bool warpSpecialize, bool pingPong, bool,
                       unsigned fmaExp2, bool peelLastBlock,
-                      unsigned rescaleSlack, bool asyncPV) {
+                      unsigned rescaleSlack, bool asyncPV, bool) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "

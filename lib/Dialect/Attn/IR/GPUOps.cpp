@@ -56,6 +56,31 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// PrefetchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrefetchOp::verify() {
+  MemRefType source = getSource().getType();
+  auto tile = cast<RankedTensorType>(getTile());
+  if (getIndices().size() != static_cast<size_t>(source.getRank()))
+    return emitOpError() << "expected " << source.getRank()
+                         << " indices for " << source << ", got "
+                         << getIndices().size();
+  if (tile.getRank() != 2 || source.getRank() < 2)
+    return emitOpError() << "prefetches a 2-D tile from a buffer of rank 2 "
+                            "or more, got "
+                         << tile << " from " << source;
+  if (source.getElementType() != tile.getElementType())
+    return emitOpError() << "element types differ: " << source.getElementType()
+                         << " vs " << tile.getElementType();
+  if (!isa_and_nonnull<MmaLayoutAttr>(tile.getEncoding()))
+    return emitOpError() << "needs a tile in an accumulator layout "
+                            "(#attn.mma), got "
+                         << tile;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // LocalStoreOp
 //===----------------------------------------------------------------------===//
 

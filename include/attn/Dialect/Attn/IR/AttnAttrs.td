@@ -207,6 +207,11 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       rescaled after that softmax. Only one score tile is then live (the
       one under the softmax), not two, which leaves registers for wider
       K/V blocks with the overlap (`attn-overlap-softmax`).
+    * `prefetch_loads`: every register tile a K/V loop loads from global
+      memory (a bias) is prefetched into L1 one block ahead
+      (`attn.prefetch`, `attn-prefetch-loads`), so that the block's loads,
+      issued right before the scores need them, hit L1 instead of waiting
+      for L2; it holds no registers.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -227,7 +232,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"unsigned", "0">:$fma_exp2,
     DefaultValuedParameter<"bool", "false">:$peel_last_block,
     DefaultValuedParameter<"unsigned", "0">:$rescale_slack,
-    DefaultValuedParameter<"bool", "false">:$async_pv
+    DefaultValuedParameter<"bool", "false">:$async_pv,
+    DefaultValuedParameter<"bool", "false">:$prefetch_loads
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -237,7 +243,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*warp_specialize=*/false, /*ping_pong=*/false,
                    /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
-                   /*async_pv=*/false);
+                   /*async_pv=*/false, /*prefetch_loads=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -245,7 +251,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
                    /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
-                   /*async_pv=*/false);
+                   /*async_pv=*/false, /*prefetch_loads=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -95,6 +95,28 @@ def Attn_AsyncCopyOp : Attn_Op<"async_copy"> {
   let hasVerifier = 1;
 }
 
+def Attn_PrefetchOp : Attn_Op<"prefetch"> {
+  let summary = "Bring a register tile's elements into the L1 cache";
+  let description = [{
+    A hint: the tile `attn.load` of type `tile` would read from `source` at
+    `indices` (the buffer's last two dimensions from them) is brought into
+    L1, so that a later load of it waits for L1 instead of L2. Each thread
+    prefetches lines of the rows it holds in `tile`'s register layout;
+    addresses are clamped into the buffer, so a tile past its end reads
+    nothing out of bounds. It has no result and changes no value.
+
+    ```mlir
+    attn.prefetch %bias[%b, %h, %row0, %col1] : memref<?x?x?x?xf16>, tensor<128x80xf16, #attn.mma<warps = 8, version = 3>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
+                       TypeAttrOf<AnyRankedTensor>:$tile);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` type($source) `,` $tile
+  }];
+  let hasVerifier = 1;
+}
+
 def Attn_AsyncCommitOp : Attn_Op<"async_commit"> {
   let summary = "Close the current group of asynchronous copies";
   let description = [{

@@ -427,6 +427,36 @@ def AttnPipeline : Pass<"attn-pipeline"> {
                            "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
 }
 
+def AttnPrefetchLoads : Pass<"attn-prefetch-loads"> {
+  let summary = "Prefetch a K/V loop's register-tile loads into L1 one block ahead";
+  let description = [{
+    For each attn.program whose `#attn.gpu_config` has `prefetch_loads`:
+    every `attn.load` of a register tile (an `#attn.mma` layout: a bias)
+    at the top level of an `scf.for` body, reading a buffer the program
+    never stores to, at indices that are a side-effect free function of the
+    induction variable, gets an `attn.prefetch` of the same tile at the
+    next position (`iv + step`), at the top of the body. The load of block
+    `j` is issued right before the scores need it (the consumers hold no
+    spare registers to load it earlier: docs/perf-log.md); the prefetch,
+    one iteration earlier, holds none and brings it into L1. The last
+    iteration's prefetch reads the next loop's first block, or (clamped)
+    nothing past the buffer.
+
+    ```mlir
+    scf.for %j = %lo to %hi step %c1 {
+      // added: the next block, into L1
+      %j1 = arith.addi %j, %c1 : index
+      %c1x = arith.muli %j1, %c80 : index
+      attn.prefetch %bias[%b, %h, %r0, %c1x] : memref<?x?x?x?xf16>, tensor<128x80xf16, #mma>
+      %c = arith.muli %j, %c80 : index
+      %t = attn.load %bias[%b, %h, %r0, %c] : memref<?x?x?x?xf16> -> tensor<128x80xf16, #mma>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::attn::AttnDialect", "::mlir::arith::ArithDialect"];
+}
+
 def AttnAllocateShared : Pass<"attn-allocate-shared"> {
   let summary = "Place the shared buffers of each program in its dynamic shared memory";
   let description = [{
