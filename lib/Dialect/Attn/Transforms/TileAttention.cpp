@@ -220,8 +220,14 @@ static std::pair<Value, float> applyScoreMods(ImplicitLocOpBuilder &b,
     t = math::TanhOp::create(b, t, afn);
     return {t, static_cast<float>(*cap * M_LOG2E)};
   }
-  // The scores in natural units, then each modification in turn.
-  Value x = arith::MulFOp::create(b, s, splat(scale));
+  // The scores in natural units, then each modification in turn. The
+  // scale's product may contract with an add that follows (the bias's):
+  // one FMA per score instead of a multiply and an add, on the FMA pipe
+  // the bias already loads with three more instructions per score
+  // (docs/perf-log.md, seventeenth session).
+  auto contract = arith::FastMathFlagsAttr::get(b.getContext(),
+                                                arith::FastMathFlags::contract);
+  Value x = arith::MulFOp::create(b, s, splat(scale), contract);
   if (cap) {
     Value t = arith::MulFOp::create(b, x, splat(1.0 / *cap));
     t = math::TanhOp::create(b, t, afn);
@@ -273,7 +279,7 @@ static std::pair<Value, float> applyScoreMods(ImplicitLocOpBuilder &b,
                    mods.row0, col0});
     if (!type.getElementType().isF32())
       tile = arith::ExtFOp::create(b, scoreT, tile);
-    x = arith::AddFOp::create(b, x, tile);
+    x = arith::AddFOp::create(b, x, tile, contract);
   }
   if (!op.getScoreMod().empty() || !op.getMaskMod().empty()) {
     indices();
