@@ -17,9 +17,9 @@
 // TILE: buffers({{.*}}bias = %{{.+}} : memref<?x?x?x?xf32>)
 // TILE: scf.for
 // TILE: %[[S:.+]] = attn.dot
-// TILE: %[[X:.+]] = arith.mulf %[[S]], %{{.+}} : tensor<64x64xf32>
+// TILE: %[[X:.+]] = arith.mulf %[[S]], %{{.+}} fastmath<contract> : tensor<64x64xf32>
 // TILE: %[[B:.+]] = attn.load %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : memref<?x?x?x?xf32> -> tensor<64x64xf32>
-// TILE: arith.addf %[[X]], %[[B]] : tensor<64x64xf32>
+// TILE: arith.addf %[[X]], %[[B]] fastmath<contract> : tensor<64x64xf32>
 
 func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
                      %v: memref<?x?x?x@D@x@DT@>, %o: memref<?x?x?x@D@x@DT@>,
