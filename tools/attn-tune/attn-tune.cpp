@@ -4,10 +4,12 @@
 //
 // The static half of tuning (no GPU needed): enumerates the legal
 // configurations of the search space for the chip (attn/Tuning), compiles
-// each for every attn.attention of in.mlir in parallel (one context per
-// candidate; once per key-length schedule that withKeyLengthSchedule gives
-// it among the --n, as the configuration passes will schedule a database
-// entry), assembles it with `ptxas -v`, rejects what fails to compile
+// those that can still reach a length's --top (by their cost bounds; all
+// of them with --emit-all) for every attn.attention of in.mlir in parallel
+// (one context per candidate; once per key-length schedule that
+// withKeyLengthSchedule gives it among the --n, as the configuration
+// passes will schedule a database entry), assembles each with `ptxas -v`,
+// rejects what fails to compile
 // or spills or uses local memory (and, for sm_90a, kernels where ptxas
 // ignored setmaxnreg), ranks the rest with the analytic cost model for
 // each --n (sequence length), and prints a JSON report: the tuning
@@ -728,6 +730,10 @@ int main(int argc, char **argv) {
   // without spills (docs/tuning.md). A family's blocks are compiled
   // narrowest first. --emit-all compiles everything.
   constexpr int64_t kFamilySpillBytes = 512;
+  // The cost of variant `o` at --n index j (it is compiled for j).
+  auto costAt = [](const Outcome &o, size_t j) {
+    return o.costs[llvm::find(o.nIdx, j) - o.nIdx.begin()];
+  };
   std::vector<std::vector<double>> bounds(outcomes.size());
   for (auto [i, o] : llvm::enumerate(outcomes))
     for (size_t j : o.nIdx)
@@ -780,8 +786,7 @@ int main(int argc, char **argv) {
         if (state[i] != Done)
           open = std::min(open, boundAt(i, j));
         else if (outcomes[i].accepted)
-          costs.push_back(outcomes[i].costs[llvm::find(outcomes[i].nIdx, j) -
-                                            outcomes[i].nIdx.begin()]);
+          costs.push_back(costAt(outcomes[i], j));
       }
       if (open == std::numeric_limits<double>::infinity())
         continue;
@@ -864,10 +869,6 @@ int main(int argc, char **argv) {
   // Per --n, the accepted candidates by cost; the report lists them in the
   // order of the first, and --emit writes the union of each one's best
   // --top (what the device then measures for that bucket).
-  // The cost of variant `o` at --n index j (it is compiled for j).
-  auto costAt = [](const Outcome &o, size_t j) {
-    return o.costs[llvm::find(o.nIdx, j) - o.nIdx.begin()];
-  };
   std::vector<std::vector<size_t>> rankings(ns.size());
   for (size_t j = 0; j < ns.size(); ++j) {
     for (size_t i = 0; i < outcomes.size(); ++i)

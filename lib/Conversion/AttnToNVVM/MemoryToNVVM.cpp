@@ -51,6 +51,21 @@ static Value gep(ImplicitLocOpBuilder &b, Value base, Type elt, Value offset) {
                              ArrayRef<LLVM::GEPArg>{offset});
 }
 
+/// The single value each index of a 1:N adaptor stands for.
+static SmallVector<Value> scalarIndices(ArrayRef<ValueRange> indices) {
+  SmallVector<Value> idx;
+  for (ValueRange v : indices)
+    idx.push_back(v.front());
+  return idx;
+}
+
+/// A pointer (to `elt`) to the first element of the plane of the buffer's
+/// last dimensions that the `leading` first of `indices` select.
+static Value planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
+                          ValueRange indices, int64_t leading, Type elt) {
+  return gep(b, memref[0], elt, planeOffset(b, memref, indices, leading));
+}
+
 /// Whether the tile's columns [c0, c0 + cols) are inside a dimension of
 /// static extent `extent` for every value of `c0` (a constant).
 static bool columnsInBounds(Value c0, int64_t cols, int64_t extent) {
@@ -264,12 +279,9 @@ struct RegisterLoadLowering : public OpConversionPattern<LoadOp> {
     ValueRange memref = adaptor.getSource();
     int64_t rank = op.getSource().getType().getRank();
     int64_t tileRank = type.getRank();
-    SmallVector<Value> idx;
-    for (ValueRange v : adaptor.getIndices())
-      idx.push_back(v.front());
+    SmallVector<Value> idx = scalarIndices(adaptor.getIndices());
     Type elt = type.getElementType();
-    Value plane = gep(b, memref[0], elt,
-                      planeOffset(b, memref, idx, rank - tileRank));
+    Value plane = planePointer(b, memref, idx, rank - tileRank, elt);
     ValueRange sizes = memref.slice(1, rank);
     ValueRange strides = memref.drop_front(1 + rank);
     ThreadIds ids = getThreadIds(b, op);
@@ -426,11 +438,9 @@ struct PrefetchLowering : public OpConversionPattern<PrefetchOp> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     ValueRange memref = adaptor.getSource();
     int64_t rank = op.getSource().getType().getRank();
-    SmallVector<Value> idx;
-    for (ValueRange v : adaptor.getIndices())
-      idx.push_back(v.front());
+    SmallVector<Value> idx = scalarIndices(adaptor.getIndices());
     Type elt = type.getElementType();
-    Value plane = gep(b, memref[0], elt, planeOffset(b, memref, idx, rank - 2));
+    Value plane = planePointer(b, memref, idx, rank - 2, elt);
     ValueRange sizes = memref.slice(1, rank);
     ValueRange strides = memref.drop_front(1 + rank);
     Value rows = sizes[rank - 2], cols = sizes[rank - 1];
@@ -541,9 +551,7 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
     ValueRange memref = adaptor.getDest();
     MemRefType memrefType = op.getDest().getType();
     int64_t rank = memrefType.getRank(), tileRank = type.getRank();
-    SmallVector<Value> idx;
-    for (ValueRange v : adaptor.getIndices())
-      idx.push_back(v.front());
+    SmallVector<Value> idx = scalarIndices(adaptor.getIndices());
     ValueRange values = adaptor.getValue();
     Type elt = type.getElementType();
     ValueRange sizes = memref.slice(1, rank);
@@ -717,13 +725,11 @@ struct AsyncCopyLowering : public OpConversionPattern<AsyncCopyOp> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     ValueRange memref = adaptor.getSource();
     int64_t rank = op.getSource().getType().getRank();
-    SmallVector<Value> idx;
-    for (ValueRange v : adaptor.getIndices())
-      idx.push_back(v.front());
+    SmallVector<Value> idx = scalarIndices(adaptor.getIndices());
     SharedBufferType dest = op.getDest().getType();
     Type elt = dest.getElementType();
     WarpMMA mma = makeWarpMMA(b, op, elt);
-    Value plane = gep(b, memref[0], elt, planeOffset(b, memref, idx, rank - 2));
+    Value plane = planePointer(b, memref, idx, rank - 2, elt);
     ValueRange strides = memref.drop_front(1 + rank);
     auto layout = cast<SwizzledSharedLayoutAttr>(dest.getLayout());
     WarpMMA::CopyPlan plan =
