@@ -71,7 +71,8 @@ struct TuningProblem {
 
 /// Analytic cost model (lower is better, arbitrary units ~ time): the waves
 /// of CTAs over the SMs at the occupancy registers, shared memory and
-/// threads allow, the tail the last wave leaves, the K/V bytes each query
+/// threads allow (one CTA for a warp-specialized kernel, whose setmaxnreg
+/// budget is the register file), the tail the last wave leaves, the K/V bytes each query
 /// block re-reads against its FLOPs, and a pipeline-depth term. A ranking
 /// for choosing what to measure, not a prediction of TFLOP/s.
 double estimateCost(const TuningCandidate &c, const KernelResources &r,
