@@ -157,6 +157,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
   layouts.chip = options.chip;
   pm.addPass(createAttnAssignLayouts(layouts));
   pm.addPass(createAttnOverlapSoftmax());
+  pm.addPass(createAttnStageLoads());
   pm.addPass(createAttnStageShared());
   pm.addPass(createAttnWarpSpecialize());
   pm.addPass(createAttnPipeline());

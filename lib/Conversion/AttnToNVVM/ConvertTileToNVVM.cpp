@@ -53,7 +53,7 @@ static bool hasRegisterLayout(Type type) {
 static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
   WalkResult walk = program.getBody().walk([&](Operation *op) -> WalkResult {
     auto fail = [&](const Twine &why) {
-      op->emitOpError() << "has no sm_80 lowering: " << why;
+      op->emitOpError() << "has no " << chip << " lowering: " << why;
       return WalkResult::interrupt();
     };
     for (Type type : op->getResultTypes())
@@ -89,6 +89,11 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       MemRefType source = copy.getSource().getType();
       SharedBufferType dest = copy.getDest().getType();
+      if (!isa<SwizzledSharedLayoutAttr>(dest.getLayout()))
+        return fail("an asynchronous copy writes swizzled rows; a tile "
+                    "staged by stage_loads is copied by the TMA producer of "
+                    "warp_specialize, which this program did not get (see "
+                    "attn-warp-specialize's warning)");
       int64_t cols = source.getDimSize(source.getRank() - 1);
       if (!matchPattern(copy.getIndices().back(), m_Zero()) ||
           cols != dest.getShape()[1])

@@ -731,6 +731,7 @@ struct AsyncCopyLowering : public OpConversionPattern<AsyncCopyOp> {
     WarpMMA mma = makeWarpMMA(b, op, elt);
     Value plane = planePointer(b, memref, idx, rank - 2, elt);
     ValueRange strides = memref.drop_front(1 + rank);
+    // Checked before the conversion (ConvertTileToNVVM.cpp).
     auto layout = cast<SwizzledSharedLayoutAttr>(dest.getLayout());
     WarpMMA::CopyPlan plan =
         mma.planCopy(plane, strides[rank - 2], dest.getShape()[1],
@@ -817,6 +818,67 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
     return success();
   }
 };
+
+/// attn.local_load into an #attn.mma tile of 16-bit elements: each thread
+/// reads its pairs (one 4-byte load each) from their places in the
+/// buffer's layout, the mirror of LocalStoreLowering. Swizzled rows are
+/// conflict-free (the eight rows of a quad column read eight chunks); in
+/// #attn.unswizzled rows of 2C bytes they conflict 2-way where C is an odd
+/// multiple of 16 (80, 112, 176 columns), 4-way at an odd multiple of 32
+/// (96): attn-stage-loads picks the swizzled layout where C is a multiple
+/// of 64.
+struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    auto mma = cast<MmaLayoutAttr>(type.getEncoding());
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Type elt = type.getElementType();
+    WarpMMA warp = makeWarpMMA(b, op, elt);
+    Value smem = getSharedBase(b);
+    Value base = adaptor.getSource().front();
+    MmaTile tile(mma, type.getShape());
+    ThreadIds ids = getThreadIds(b, op);
+    Attribute layout = op.getSource().getType().getLayout();
+    auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout);
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    SmallVector<Value> values(tile.size());
+    Value lane = arith::MulIOp::create(b, ids.quadLane, i32(b, 4));
+    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
+        Value rowStart;
+        if (!swizzled)
+          rowStart = arith::AddIOp::create(
+              b, arith::AddIOp::create(b, base, lane),
+              arith::MulIOp::create(b, row, i32(b, 2 * cols)));
+        for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
+          Value off;
+          if (swizzled)
+            off = arith::AddIOp::create(
+                b,
+                arith::AddIOp::create(
+                    b, base,
+                    warp.sharedOffset(row, i32(b, 8 * nt), cols, rows,
+                                      swizzled.getBlocked())),
+                lane);
+          else
+            off = arith::AddIOp::create(b, rowStart, i32(b, 16 * nt));
+          Value ptr = LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(),
+                                          smem, ArrayRef<LLVM::GEPArg>{off});
+          Value pair = LLVM::LoadOp::create(b, b.getI32Type(), ptr,
+                                            /*alignment=*/4);
+          auto [lo, hi] = unpackPair(b, elt, pair);
+          values[tile.index(mt, nt, 2 * half)] = lo;
+          values[tile.index(mt, nt, 2 * half + 1)] = hi;
+        }
+      }
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
 } // namespace
 
 void nvgpu::populateMemoryToNVVMPatterns(TileTypeConverter &converter,
@@ -825,6 +887,6 @@ void nvgpu::populateMemoryToNVVMPatterns(TileTypeConverter &converter,
                ReinterpretCastLowering, ScalarLoadLowering, RegisterLoadLowering,
                RegisterStoreLowering, LocalAllocLowering, LocalViewLowering,
                AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
-               LocalStoreLowering, PrefetchLowering>(converter,
+               LocalStoreLowering, LocalLoadLowering, PrefetchLowering>(converter,
                                                      patterns.getContext());
 }

@@ -340,6 +340,10 @@ struct TensorMap {
   unsigned arg;
   int64_t rows;
   int64_t elementBytes;
+  /// Columns of one box: 64-column blocks with the 128-byte swizzle
+  /// (#attn.swizzled<blocked>), or the tile's whole rows unswizzled.
+  int64_t boxCols;
+  int64_t swizzle;
 };
 
 /// The TMA descriptors `program`'s copies need, in argument order.
@@ -353,8 +357,12 @@ static SmallVector<TensorMap> tensorMapsOf(ProgramOp program,
           return m.arg == arg && m.rows == rows;
         }))
       return;
-    maps.push_back({arg, rows,
-                    copy.getSource().getType().getElementTypeBitWidth() / 8});
+    int64_t bytes = copy.getSource().getType().getElementTypeBitWidth() / 8;
+    SharedBufferType dest = copy.getDest().getType();
+    if (isa<UnswizzledSharedLayoutAttr>(dest.getLayout()))
+      maps.push_back({arg, rows, bytes, dest.getShape()[1], 0});
+    else
+      maps.push_back({arg, rows, bytes, 128 / bytes, 128});
   });
   llvm::stable_sort(maps, [](const TensorMap &a, const TensorMap &b) {
     return a.arg < b.arg;
@@ -581,16 +589,16 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
     SmallVector<Attribute> entries;
     for (const TensorMap &map : maps) {
       int64_t rank = cast<MemRefType>(args[map.arg].getType()).getRank();
-      // Innermost first: 128-byte rows (a 64-column block of 16-bit
-      // elements, the 128-byte swizzle's width), `rows` rows, one of each
+      // Innermost first: the box's columns (128-byte rows, the 128-byte
+      // swizzle's width, for swizzled tiles), `rows` rows, one of each
       // outer index.
       SmallVector<int64_t> box(rank, 1);
-      box[0] = 128 / map.elementBytes;
+      box[0] = map.boxCols;
       box[1] = map.rows;
       entries.push_back(mb.getDictionaryAttr(
           {mb.getNamedAttr("buffer", mb.getI64IntegerAttr(map.arg)),
            mb.getNamedAttr("box", mb.getI64ArrayAttr(box)),
-           mb.getNamedAttr("swizzle", mb.getI64IntegerAttr(128))}));
+           mb.getNamedAttr("swizzle", mb.getI64IntegerAttr(map.swizzle))}));
     }
     launch.append("tensor_maps", mb.getArrayAttr(entries));
   }

@@ -132,7 +132,10 @@ struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
     SharedBufferType dest = op.getDest().getType();
     int64_t rows = dest.getShape()[0], cols = dest.getShape()[1];
     int64_t eltBytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
-    int64_t boxCols = 128 / eltBytes;
+    // #attn.swizzled<blocked>: 64-column boxes of 128-byte rows, one after
+    // the other; #attn.unswizzled: one box of whole rows.
+    bool plain = isa<UnswizzledSharedLayoutAttr>(dest.getLayout());
+    int64_t boxCols = plain ? cols : 128 / eltBytes;
     Value bar = barrierPointer(b, adaptor.getBarriers().front(),
                                adaptor.getIndex().front());
     NVVM::MBarrierArriveExpectTxOp::create(
@@ -155,7 +158,8 @@ struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
       Value smem = LLVM::AddrSpaceCastOp::create(
           b, LLVM::LLVMPointerType::get(b.getContext(), 7),
           sharedPointer(b, arith::AddIOp::create(b, dst,
-                                                 i32(b, block * rows * 128))));
+                                                 i32(b, block * rows * boxCols *
+                                                            eltBytes))));
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           b, smem, tmap, coords, bar, /*im2colOffsets=*/ValueRange(),
           /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),

@@ -48,7 +48,7 @@ func.func @shared_rank(%b: !attn.shared<64xf16, #attn.swizzled>)
 
 // -----
 
-// expected-error @+1 {{!attn.shared needs a shared-memory layout (#attn.swizzled), got #attn.mma<warps = 4>}}
+// expected-error @+1 {{!attn.shared needs a shared-memory layout (#attn.swizzled or #attn.unswizzled), got #attn.mma<warps = 4>}}
 func.func @shared_layout(%b: !attn.shared<64x64xf16, #attn.mma<warps = 4>>)
 
 // -----
@@ -222,5 +222,36 @@ func.func @prefetch_indices(%src: memref<?x?x?xf16>, %i: index) {
 func.func @prefetch_elt(%src: memref<?x?xbf16>, %i: index) {
   // expected-error @+1 {{element types differ: 'bf16' vs 'f16'}}
   attn.prefetch %src[%i, %i] : memref<?x?xbf16>, tensor<64x64xf16, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#attn.unswizzled needs a column count in [8, 256] that is a multiple of 8 (whole 16-byte units of one TMA box), got 12}}
+func.func @unswizzled_cols(%t: tensor<64x12xf16, #attn.unswizzled>)
+
+// -----
+
+// expected-error @+1 {{#attn.unswizzled needs a static row count in [1, 256] (one TMA box), got 512}}
+func.func @unswizzled_rows(%b: !attn.shared<512x64xf16, #attn.unswizzled>)
+
+// -----
+
+// expected-error @+1 {{#attn.unswizzled holds 2-byte elements, got 'f32'}}
+func.func @unswizzled_f32(%t: tensor<64x80xf32, #attn.unswizzled>)
+
+// -----
+
+func.func @local_load_shape(%b: !attn.shared<64x80xf16, #attn.unswizzled>) {
+  // expected-error @+1 {{reads a 'tensor<64x64xf16, #attn.mma<warps = 4>>' from '!attn.shared<64x80xf16, #attn.unswizzled>': shapes and element types must match}}
+  %t = attn.local_load %b : !attn.shared<64x80xf16, #attn.unswizzled> -> tensor<64x64xf16, #attn.mma<warps = 4>>
+  return
+}
+
+// -----
+
+func.func @local_load_layout(%b: !attn.shared<64x64xf16, #attn.swizzled>) {
+  // expected-error @+1 {{reads 16-bit elements into an accumulator layout (#attn.mma), got 'tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>'}}
+  %t = attn.local_load %b : !attn.shared<64x64xf16, #attn.swizzled> -> tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 4>>>
   return
 }

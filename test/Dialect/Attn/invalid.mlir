@@ -552,3 +552,8 @@ func.func private @async_pv_alone() attributes {c = #attn.gpu_config<wgmma = tru
 
 // expected-error @+1 {{async_pv is not built with peel_last_block}}
 func.func private @async_pv_peel() attributes {c = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, peel_last_block = true, async_pv = true>}
+
+// -----
+
+// expected-error @+1 {{stage_loads copies tiles with the TMA producer and needs warp_specialize}}
+func.func private @stage_loads_alone() attributes {c = #attn.gpu_config<wgmma = true, stage_loads = true>}

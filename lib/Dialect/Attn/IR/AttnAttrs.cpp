@@ -103,7 +103,8 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                       bool, bool, bool, bool overlapSoftmax,
                       bool warpSpecialize, bool pingPong, bool,
                       unsigned fmaExp2, bool peelLastBlock,
-                      unsigned rescaleSlack, bool asyncPV, bool) {
+                      unsigned rescaleSlack, bool asyncPV, bool,
+                      bool stageLoads) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -125,6 +126,11 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                           "needs overlap_softmax and warp_specialize";
   if (asyncPV && peelLastBlock)
     return emitError() << "async_pv is not built with peel_last_block";
+  // The staged tiles' copies are TMA boxes that the producer issues; the
+  // cp.async copies of the other kernels move whole rows only.
+  if (stageLoads && !warpSpecialize)
+    return emitError() << "stage_loads copies tiles with the TMA producer "
+                          "and needs warp_specialize";
   return success();
 }
 

@@ -157,3 +157,29 @@ void SwizzledSharedLayoutAttr::print(AsmPrinter &printer) const {
   if (getBlocked())
     printer << "<blocked>";
 }
+
+//===----------------------------------------------------------------------===//
+// UnswizzledSharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult UnswizzledSharedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "#attn.unswizzled lays out 2-D tiles, got rank "
+                       << shape.size();
+  if (elementType.getIntOrFloatBitWidth() != 16)
+    return emitError() << "#attn.unswizzled holds 2-byte elements, got "
+                       << elementType;
+  if (ShapedType::isDynamic(shape[0]) || shape[0] <= 0 || shape[0] > 256)
+    return emitError() << "#attn.unswizzled needs a static row count in "
+                          "[1, 256] (one TMA box), got "
+                       << shape[0];
+  if (ShapedType::isDynamic(shape[1]) || shape[1] <= 0 || shape[1] > 256 ||
+      shape[1] % 8 != 0)
+    return emitError() << "#attn.unswizzled needs a column count in [8, 256] "
+                          "that is a multiple of 8 (whole 16-byte units of "
+                          "one TMA box), got "
+                       << shape[1];
+  return success();
+}

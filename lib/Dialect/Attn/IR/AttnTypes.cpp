@@ -44,9 +44,10 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (dim <= 0)
       return emitError() << "!attn.shared needs positive extents";
   auto encoding = dyn_cast<VerifiableTensorEncoding>(layout);
-  if (!isa<SwizzledSharedLayoutAttr>(layout) || !encoding)
+  if (!isa<SwizzledSharedLayoutAttr, UnswizzledSharedLayoutAttr>(layout) ||
+      !encoding)
     return emitError() << "!attn.shared needs a shared-memory layout "
-                          "(#attn.swizzled), got "
+                          "(#attn.swizzled or #attn.unswizzled), got "
                        << layout;
   return encoding.verifyEncoding(shape.take_back(2), elementType, emitError);
 }

@@ -98,6 +98,25 @@ LogicalResult LocalStoreOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// LocalLoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalLoadOp::verify() {
+  auto result = cast<RankedTensorType>(getResult().getType());
+  SharedBufferType source = getSource().getType();
+  if (result.getShape() != source.getShape() ||
+      result.getElementType() != source.getElementType())
+    return emitOpError() << "reads a " << result << " from " << source
+                         << ": shapes and element types must match";
+  if (!isa_and_nonnull<MmaLayoutAttr>(result.getEncoding()) ||
+      result.getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "reads 16-bit elements into an accumulator "
+                            "layout (#attn.mma), got "
+                         << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DotWaitOp
 //===----------------------------------------------------------------------===//
 

@@ -39,10 +39,12 @@ LogicalResult TmaCopyOp::verify() {
     return emitOpError() << "element types differ: " << source.getElementType()
                          << " vs " << dest.getElementType();
   auto layout = dyn_cast<SwizzledSharedLayoutAttr>(dest.getLayout());
-  if (!layout || !layout.getBlocked())
+  if ((!layout || !layout.getBlocked()) &&
+      !isa<UnswizzledSharedLayoutAttr>(dest.getLayout()))
     return emitOpError() << "writes 64-column blocks with the 128-byte "
-                            "swizzle: the destination needs "
-                            "#attn.swizzled<blocked>, got "
+                            "swizzle or one box without a swizzle: the "
+                            "destination needs #attn.swizzled<blocked> or "
+                            "#attn.unswizzled, got "
                          << dest;
   if (dest.getShape()[0] > 256)
     return emitOpError() << "copies at most 256 rows (a TMA box), got "

@@ -150,8 +150,11 @@ bool attn::checkCopyChain(CopyChain &chain) {
 Operation *attn::firstReader(scf::ForOp loop, Value buffer) {
   for (Operation &op : loop.getBody()->without_terminator()) {
     bool reads = false;
-    op.walk([&](DotOp dot) {
-      reads |= dot.getA() == buffer || dot.getB() == buffer;
+    op.walk([&](Operation *o) {
+      if (auto dot = dyn_cast<DotOp>(o))
+        reads |= dot.getA() == buffer || dot.getB() == buffer;
+      else if (auto load = dyn_cast<LocalLoadOp>(o))
+        reads |= load.getSource() == buffer;
     });
     if (reads)
       return &op;

@@ -63,7 +63,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
                            /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false,
                            /*rescale_slack=*/0, /*async_pv=*/false,
-                           /*prefetch_loads=*/false)};
+                           /*prefetch_loads=*/false, /*stage_loads=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -308,7 +308,7 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
       gpu.getContext(), lazy, gpu.getReverseKv(), gpu.getLoopLocalIds(),
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peel, slack,
-      gpu.getAsyncPv(), gpu.getPrefetchLoads());
+      gpu.getAsyncPv(), gpu.getPrefetchLoads(), gpu.getStageLoads());
 }
 
 namespace {

@@ -1,7 +1,8 @@
 //===- StageShared.cpp - tiles in shared memory become buffers ------------===//
 //
 // After attn-assign-layouts, a tile whose type has the #attn.swizzled
-// encoding is one that dots read from shared memory. This pass makes the
+// encoding is one that dots read from shared memory (#attn.unswizzled:
+// one that attn-stage-loads staged, read back into registers). This pass makes the
 // shared memory explicit, with the simplest schedule that is correct (no
 // copy overlaps anything; attn-pipeline improves on it).
 //
@@ -13,6 +14,8 @@
 //     loops of the program body, before the run, one buffer per (source,
 //     tile type) shared by the loops of the run (they run one after the
 //     other, so they can reuse it; attn-split-kv-loop makes such runs).
+//     A convert_layout of such a tile back to #attn.mma (a load that
+//     attn-stage-loads staged) becomes an attn.local_load of the buffer.
 //  2. Before each op that reads a buffer: attn.async_wait {pending = 0}
 //     and a barrier (the copy landed, and every thread's part is visible).
 //  3. At the end of every loop body that writes a buffer: a barrier, so
@@ -153,8 +156,10 @@ LogicalResult Stager::run() {
     if (op->getNumResults() != 1)
       return;
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (type && isa_and_nonnull<SwizzledSharedLayoutAttr>(type.getEncoding()) &&
-        isa<LoadOp, ConvertLayoutOp>(op))
+    bool shared = type && isa_and_nonnull<SwizzledSharedLayoutAttr,
+                                          UnswizzledSharedLayoutAttr>(
+                              type.getEncoding());
+    if (shared && isa<LoadOp, ConvertLayoutOp>(op))
       staged.push_back(op);
   });
   DenseSet<Operation *> writingLoops;
@@ -185,10 +190,14 @@ LogicalResult Stager::run() {
     // Step 2: every reader waits for the copy and for the other threads.
     for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
       Operation *user = use.getOwner();
-      if (!isa<DotOp>(user))
+      auto readBack = dyn_cast<ConvertLayoutOp>(user);
+      if (!isa<DotOp>(user) &&
+          !(readBack && isa_and_nonnull<MmaLayoutAttr>(
+                            readBack.getType().getEncoding())))
         return user->emitOpError()
-               << "reads a tile staged in shared memory; only attn.dot "
-                  "reads shared memory";
+               << "reads a tile staged in shared memory; only attn.dot and "
+                  "a conversion to #attn.mma (attn.local_load) read shared "
+                  "memory";
       Operation *prev = user->getPrevNode();
       bool synced = prev && isa<gpu::BarrierOp>(prev) && prev->getPrevNode() &&
                     isa<AsyncWaitOp>(prev->getPrevNode()) &&
@@ -197,6 +206,14 @@ LogicalResult Stager::run() {
         OpBuilder ub(user);
         AsyncWaitOp::create(ub, user->getLoc(), 0);
         gpu::BarrierOp::create(ub, user->getLoc());
+      }
+      if (readBack) {
+        OpBuilder rb(user);
+        Value read = LocalLoadOp::create(rb, user->getLoc(), readBack.getType(),
+                                         buffer);
+        readBack.getResult().replaceAllUsesWith(read);
+        user->erase();
+        continue;
       }
       use.set(buffer);
     }

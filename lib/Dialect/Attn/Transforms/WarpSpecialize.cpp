@@ -147,11 +147,15 @@ static TmaSource tmaSource(OpBuilder &b, ProgramOp program, AsyncCopyOp copy,
 }
 
 /// The last op of `loop`'s body (at its top level) after which `buffer` is
-/// no longer read: its last product, or for an asynchronous one the
-/// attn.dot_wait that completes it.
+/// no longer read: its last product or attn.local_load, or for an
+/// asynchronous product the attn.dot_wait that completes it.
 static Operation *lastReader(scf::ForOp loop, Value buffer) {
   Operation *last = nullptr;
-  for (Operation &op : loop.getBody()->without_terminator())
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    op.walk([&](LocalLoadOp load) {
+      if (load.getSource() == buffer)
+        last = &op;
+    });
     op.walk([&](DotOp dot) {
       if (dot.getA() != buffer && dot.getB() != buffer)
         return;
@@ -162,6 +166,7 @@ static Operation *lastReader(scf::ForOp loop, Value buffer) {
               last->isBeforeInBlock(user))
             last = user;
     });
+  }
   return last;
 }
 
@@ -474,13 +479,25 @@ bool Specializer::run() {
   }
 
   // Step 3. Register budgets for setmaxnreg (multiples of 8): the producer
-  // keeps 24; the consumers share what a CTA holds at its occupancy (one
-  // CTA of 384 threads, or two of 256 per SM: 65536 registers).
-  int64_t producerRegs = 24;
+  // keeps 24; the consumers share the rest of what the CTA was launched
+  // with (the entry cap, 65536 registers over the threads of the CTAs of
+  // an SM, one of 384 threads or two of 256, rounded down to 8, times the
+  // threads), at most 240: a setmaxnreg.inc beyond that pool waits
+  // forever. A producer of more than two rings (K, V and a staged bias:
+  // coordinates of three tiles) spilled 4-8 bytes at 24 and none at 32;
+  // it gets 32, the consumers 232 with two warpgroups (no spills in the
+  // staged-bias kernels at 232).
   int64_t ctas = consumerGroups == 1 ? 2 : 1;
-  int64_t consumerRegs =
-      std::min<int64_t>(240, (65536 / ctas / 128 - producerRegs) /
-                                 consumerGroups / 8 * 8);
+  int64_t entryCap = 65536 / (ctas * 128 * (consumerGroups + 1)) / 8 * 8;
+  auto consumerBudget = [&](int64_t producerRegs) {
+    return std::min<int64_t>(240, (entryCap * (consumerGroups + 1) -
+                                   producerRegs) /
+                                      consumerGroups / 8 * 8);
+  };
+  int64_t producerRegs = 24;
+  if (chain.buffers.size() > 2)
+    producerRegs = 32;
+  int64_t consumerRegs = consumerBudget(producerRegs);
   auto ws = WarpSpecializeOp::create(
       b, loc, b.getI64IntegerAttr(consumerGroups),
       b.getI64IntegerAttr(producerRegs), b.getI64IntegerAttr(consumerRegs));

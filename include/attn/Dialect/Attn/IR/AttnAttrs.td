@@ -212,6 +212,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       (`attn.prefetch`, `attn-prefetch-loads`), so that the block's loads,
       issued right before the scores need them, hit L1 instead of waiting
       for L2; it holds no registers.
+    * `stage_loads` (with `warp_specialize`): every 16-bit register tile a
+      K/V loop loads from global memory (a bias) is copied by the producer
+      warpgroup with TMA into a ring of `stages` shared buffers beside K
+      and V (`attn-stage-loads`, `#attn.unswizzled`), and the consumers
+      read it from there (`attn.local_load`) instead of waiting for global
+      memory in the softmax. TMA needs the tensor's pointer and strides at
+      multiples of 16 bytes (for a [.., Nq, Nk] bias: Nk a multiple of 8
+      at 16 bits); the runtime refuses other tensors with a message.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -233,7 +241,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$peel_last_block,
     DefaultValuedParameter<"unsigned", "0">:$rescale_slack,
     DefaultValuedParameter<"bool", "false">:$async_pv,
-    DefaultValuedParameter<"bool", "false">:$prefetch_loads
+    DefaultValuedParameter<"bool", "false">:$prefetch_loads,
+    DefaultValuedParameter<"bool", "false">:$stage_loads
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -243,7 +252,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*warp_specialize=*/false, /*ping_pong=*/false,
                    /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
-                   /*async_pv=*/false, /*prefetch_loads=*/false);
+                   /*async_pv=*/false, /*prefetch_loads=*/false,
+                   /*stage_loads=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -251,7 +261,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*overlap_softmax=*/false, /*warp_specialize=*/false,
                    /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
-                   /*async_pv=*/false, /*prefetch_loads=*/false);
+                   /*async_pv=*/false, /*prefetch_loads=*/false,
+                   /*stage_loads=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -22,8 +22,11 @@ def Attn_ConvertLayoutOp : Attn_Op<"convert_layout", [Pure,
     `#attn.dot_operand<a, ...>` of the same parent (P from the accumulator
     of `Q K^T` to the A operand of `P V`) it moves no data; from a register
     layout to `#attn.swizzled` it stages the tile through shared memory
-    (`attn-stage-shared` makes that a buffer and an `attn.local_store`).
-    Other conversions are refused by the GPU lowering.
+    (`attn-stage-shared` makes that a buffer and an `attn.local_store`);
+    from `#attn.swizzled` or `#attn.unswizzled` (a loaded tile staged
+    through shared memory) to `#attn.mma` it reads the buffer back
+    (`attn-stage-shared` makes that an `attn.local_load`). Other
+    conversions are refused by the GPU lowering.
 
     ```mlir
     %pa = attn.convert_layout %p : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #attn.dot_operand<a, #mma>>
@@ -181,6 +184,29 @@ def Attn_LocalStoreOp : Attn_Op<"local_store"> {
   let arguments = (ins AnyRankedTensor:$value, Attn_SharedBuffer:$dest);
   let assemblyFormat = [{
     $value `,` $dest attr-dict `:` type($value) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_LocalLoadOp : Attn_Op<"local_load"> {
+  let summary = "Read a shared buffer's tile into registers";
+  let description = [{
+    Every thread reads the elements it holds in the result's register
+    layout (`#attn.mma`, 16-bit elements) from `source` (2-D, the result's
+    shape and element type). The buffer's writes must be visible to the
+    thread: after an `attn.async_wait` and a barrier for `attn.async_copy`,
+    after the stage's full `attn.mbarrier_wait` for `attn.tma_copy`.
+    `attn-stage-shared` makes it from an `attn.convert_layout` of a staged
+    tile (`attn-stage-loads`) into a register layout.
+
+    ```mlir
+    %bias = attn.local_load %bbuf : !attn.shared<128x80xf16, #attn.unswizzled> -> tensor<128x80xf16, #attn.mma<warps = 8, version = 3>>
+    ```
+  }];
+  let arguments = (ins Attn_SharedBuffer:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -153,4 +153,27 @@ def Attn_SwizzledSharedLayoutAttr : Attn_Attr<"SwizzledSharedLayout", "swizzled"
   }];
 }
 
+def Attn_UnswizzledSharedLayoutAttr : Attn_Attr<"UnswizzledSharedLayout", "unswizzled", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "A tile in shared memory, plain row-major";
+  let description = [{
+    A row-major `[R, C]` tile of 2-byte elements in shared memory, row `r`
+    at byte `2 C r`, no swizzle: what one TMA box without a swizzle mode
+    writes (`C` at most 256 and a multiple of 8, whole 16-byte units), and
+    what `attn.local_load` reads back in a register layout. For tiles that
+    are not dot operands (a score modification's bias, staged by
+    `attn-stage-loads`), which no `ldmatrix` or wgmma descriptor reads.
+    Buffers start at 128-byte boundaries.
+
+    ```mlir
+    tensor<128x80xf16, #attn.unswizzled>
+    !attn.shared<2x128x80xf16, #attn.unswizzled>
+    ```
+  }];
+  let extraClassDeclaration = [{
+    /// Byte alignment the buffer must start at.
+    int64_t getAlignment() const { return 128; }
+  }];
+}
+
 #endif // ATTN_DIALECT_ATTN_IR_ATTNLAYOUTS_TD

@@ -16,7 +16,7 @@ def Attn_SharedBufferType : TypeDef<Attn_Dialect, "SharedBuffer"> {
     `attn.local_view` picks one. Values of this type are not tiles: they are
     written by `attn.async_copy` and `attn.local_store`, which complete at an
     `attn.async_wait` and become visible to other threads at a barrier, and
-    read by `attn.dot`.
+    read by `attn.dot` and `attn.local_load`.
 
     ```mlir
     !attn.shared<2x64x128xf16, #attn.swizzled>
@@ -36,7 +36,9 @@ def Attn_SharedBufferType : TypeDef<Attn_Dialect, "SharedBuffer"> {
     int64_t getRank() const { return getShape().size(); }
     /// The byte alignment the buffer needs (its layout's).
     int64_t getAlignment() const {
-      return ::llvm::cast<SwizzledSharedLayoutAttr>(getLayout()).getAlignment();
+      if (auto swizzled = ::llvm::dyn_cast<SwizzledSharedLayoutAttr>(getLayout()))
+        return swizzled.getAlignment();
+      return ::llvm::cast<UnswizzledSharedLayoutAttr>(getLayout()).getAlignment();
     }
   }];
 }

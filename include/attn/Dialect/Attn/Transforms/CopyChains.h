@@ -61,7 +61,7 @@ Value cloneAt(OpBuilder &b, Value v, scf::ForOp loop, Value position,
               IRMapping &mapping);
 
 /// The first op of `loop`'s body (at its top level) that reads `buffer`
-/// (an attn.dot operand, possibly nested).
+/// (an attn.dot operand or an attn.local_load source, possibly nested).
 Operation *firstReader(scf::ForOp loop, Value buffer);
 
 } // namespace attn

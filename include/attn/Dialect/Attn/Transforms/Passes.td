@@ -457,6 +457,37 @@ def AttnPrefetchLoads : Pass<"attn-prefetch-loads"> {
   let dependentDialects = ["::mlir::attn::AttnDialect", "::mlir::arith::ArithDialect"];
 }
 
+def AttnStageLoads : Pass<"attn-stage-loads"> {
+  let summary = "Stage a K/V loop's register-tile loads through shared memory";
+  let description = [{
+    For each attn.program whose `#attn.gpu_config` has `stage_loads`: every
+    `attn.load` of a 2-D register tile of 16-bit elements (an `#attn.mma`
+    layout: a bias) at the top level of an `scf.for` body, reading a buffer
+    the program never stores to, at indices that are a side-effect free
+    function of the induction variable, loads a shared-memory tile instead
+    (K's `#attn.swizzled` layout where its rows are a multiple of 64
+    columns, whose reads in the accumulator layout are free of bank
+    conflicts; `#attn.unswizzled` otherwise), followed by an
+    `attn.convert_layout` back to the register layout. `attn-stage-shared` then copies it into a shared buffer
+    (`attn.async_copy`) and reads it back (`attn.local_load`), and
+    `attn-warp-specialize` makes the copy one more TMA ring of the
+    producer beside K and V, so that the consumers no longer wait for
+    global memory in the softmax (the long-scoreboard stalls of a bias,
+    docs/perf-log.md, seventeenth session). Tiles that neither layout can
+    hold (more than 256 rows, or columns not a multiple of 8) stay
+    register loads, with a remark.
+
+    ```mlir
+    // before
+    %t = attn.load %bias[%b, %h, %r0, %c] : memref<?x?x?x?xf16> -> tensor<128x80xf16, #mma>
+    // after
+    %s = attn.load %bias[%b, %h, %r0, %c] : memref<?x?x?x?xf16> -> tensor<128x80xf16, #attn.unswizzled>
+    %t = attn.convert_layout %s : tensor<128x80xf16, #attn.unswizzled> -> tensor<128x80xf16, #mma>
+    ```
+  }];
+  let dependentDialects = ["::mlir::attn::AttnDialect"];
+}
+
 def AttnAllocateShared : Pass<"attn-allocate-shared"> {
   let summary = "Place the shared buffers of each program in its dynamic shared memory";
   let description = [{
