@@ -900,14 +900,18 @@ def environment(args):
 def list_kernels(args):
     paths = [p for p in glob.glob(os.path.join(args.artifacts, "*.json"))
              if not p.endswith(".harness.json")]
-    # The length variants of a dispatching kernel run through it (the
-    # runtime picks them by key length), not as kernels of their own.
+    # The length variants of a dispatching kernel and the TMA fallbacks run
+    # through their kernel (the runtime picks them by key length, or where
+    # TMA cannot describe a tensor), not as kernels of their own.
     variants = set()
     for p in paths:
         try:
             with open(p) as f:
-                table = json.load(f).get("dispatch") or {}
+                meta = json.load(f)
+            table = meta.get("dispatch") or {}
             variants |= {v.get("kernel") for v in table.get("variants", [])}
+            if meta.get("tma_fallback"):
+                variants.add(meta["tma_fallback"])
         except (OSError, ValueError, AttributeError):
             pass
     names = sorted(n for n in (os.path.splitext(os.path.basename(p))[0] for p in paths)

@@ -32,27 +32,35 @@ SHAPES = [
 ]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--artifacts", required=True)
-    ap.add_argument("--runtime", required=True)
-    ap.add_argument("kernels")
-    args = ap.parse_args()
+def check_kernels(artifacts, runtime, names, points, seed=7):
+    """Each kernel of `names` on each (label, shape, layout) of `points`
+    against the fp32 reference; one line per point; the number that
+    failed."""
     import torch
     device = torch.device("cuda")
-    rt = run.Runtime(args.runtime)
+    rt = run.Runtime(runtime)
     bad = 0
-    for name in args.kernels.split(","):
-        meta = run.Meta(os.path.join(args.artifacts, name + ".json"))
-        kernel = rt.load(args.artifacts, name)
-        for i, (label, shape, layout) in enumerate(SHAPES):
-            rec = run.check_point(kernel, meta, shape, label, layout, 7 + i, device,
+    for name in names:
+        meta = run.Meta(os.path.join(artifacts, name + ".json"))
+        kernel = rt.load(artifacts, name)
+        for i, (label, shape, layout) in enumerate(points):
+            rec = run.check_point(kernel, meta, shape, label, layout, seed + i, device,
                                  sdpa_peer=False)
             torch.cuda.synchronize()
             bad += not rec["pass"]
             print("%-4s %-32s %-13s %s %s" % ("ok" if rec["pass"] else "FAIL", name, label,
                                             shape, "; ".join(rec["failures"])), flush=True)
         kernel.unload()
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--artifacts", required=True)
+    ap.add_argument("--runtime", required=True)
+    ap.add_argument("kernels")
+    args = ap.parse_args()
+    bad = check_kernels(args.artifacts, args.runtime, args.kernels.split(","), SHAPES)
     return 1 if bad else 0
 
 

@@ -4,7 +4,9 @@
 #include "GitCommit.h"
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
@@ -13,6 +15,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::attn;
 
@@ -20,9 +24,86 @@ using namespace mlir::attn;
 #define ATTN_GIT_COMMIT "unknown"
 #endif
 
+static FailureOr<GPUArtifacts>
+compileOnce(ModuleOp module, const GPUPipelineOptions &options,
+            bool withCubin);
+
+/// Whether a kernel's launch metadata has a tensor map over a buffer that
+/// is not Q, K or V: a tile that attn-stage-loads staged (a bias), whose
+/// tensor the unstaged kernel reads without TMA's 16-byte rules.
+static bool stagesLoads(DictionaryAttr launch) {
+  auto maps = launch ? launch.getAs<ArrayAttr>("tensor_maps") : ArrayAttr();
+  auto buffers = launch ? launch.getAs<ArrayAttr>("buffers") : ArrayAttr();
+  if (!maps || !buffers)
+    return false;
+  for (Attribute attr : maps) {
+    int64_t i = cast<DictionaryAttr>(attr).getAs<IntegerAttr>("buffer").getInt();
+    auto roles = cast<DictionaryAttr>(buffers[i]).getAs<ArrayAttr>("roles");
+    for (Attribute role : roles) {
+      StringRef r = cast<StringAttr>(role).getValue();
+      if (r != "q" && r != "k" && r != "v")
+        return true;
+    }
+  }
+  return false;
+}
+
 FailureOr<GPUArtifacts>
 mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
                          bool withCubin) {
+  // The module before compiling it consumes it: the fallbacks start from it.
+  OwningOpRef<ModuleOp> source;
+  if (options.stageLoads && options.tmaFallbacks)
+    source = module.clone();
+  FailureOr<GPUArtifacts> out = compileOnce(module, options, withCubin);
+  if (failed(out) || !source)
+    return out;
+  std::set<std::string> staged;
+  for (const KernelInfo &kernel : out->kernels)
+    if (stagesLoads(kernel.launch))
+      staged.insert(kernel.name);
+  if (staged.empty())
+    return out;
+  // The staging kernels' functions, renamed `<name>__unstaged`; the other
+  // attention functions go (their kernels need no fallback).
+  for (auto func :
+       llvm::make_early_inc_range(source->getOps<func::FuncOp>())) {
+    bool attention = false;
+    func.walk([&](AttentionOp) { attention = true; });
+    if (!attention)
+      continue;
+    if (!staged.count(func.getSymName().str())) {
+      func.erase();
+      continue;
+    }
+    auto name = StringAttr::get(module.getContext(),
+                                func.getSymName() + "__unstaged");
+    if (SymbolTable::lookupSymbolIn(*source, name))
+      return emitError(func.getLoc())
+             << "the TMA fallback of '" << func.getSymName()
+             << "' would be named '" << name.getValue()
+             << "', which another function has; rename it";
+    if (failed(SymbolTable::replaceAllSymbolUses(func, name, *source)))
+      return func.emitError() << "cannot rename the function for its TMA "
+                                 "fallback";
+    SymbolTable::setSymbolName(func, name);
+  }
+  GPUPipelineOptions unstaged;
+  unstaged.copyOptionValuesFrom(options);
+  unstaged.stageLoads = false;
+  FailureOr<GPUArtifacts> fallbacks = compileOnce(*source, unstaged, withCubin);
+  if (failed(fallbacks))
+    return failure();
+  for (KernelInfo &kernel : out->kernels)
+    if (staged.count(kernel.name))
+      kernel.tmaFallback = kernel.name + "__unstaged";
+  out->tmaFallbacks = std::make_shared<GPUArtifacts>(std::move(*fallbacks));
+  return out;
+}
+
+static FailureOr<GPUArtifacts>
+compileOnce(ModuleOp module, const GPUPipelineOptions &options,
+            bool withCubin) {
   MLIRContext *ctx = module.getContext();
   if (getMaxSharedBytes(options.chip) == 0)
     return emitError(module.getLoc())
@@ -184,6 +265,8 @@ std::string mlir::attn::kernelJSON(const GPUArtifacts &artifacts,
     for (NamedAttribute entry : kernel.launch)
       if (entry.getName() != "format_version")
         obj[entry.getName().strref()] = toJSON(entry.getValue());
+  if (!kernel.tmaFallback.empty())
+    obj["tma_fallback"] = kernel.tmaFallback;
   if (!kernel.dispatch.empty()) {
     // The runtime launches the first variant whose largest key length the
     // launch's does not exceed, this kernel above the last.
@@ -227,6 +310,9 @@ std::string mlir::attn::writeArtifacts(const GPUArtifacts &artifacts,
     if (err.empty())
       err = writeFile(join(kernel.name + ".json"),
                       kernelJSON(artifacts, kernel, ptxFile, cubinFile));
+  if (artifacts.tmaFallbacks && err.empty())
+    err = writeArtifacts(*artifacts.tmaFallbacks, dir,
+                         (stem + "__unstaged").str());
   for (const LengthVariant &variant : artifacts.variants)
     if (err.empty())
       err = writeArtifacts(variant.artifacts, dir,

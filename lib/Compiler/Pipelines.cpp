@@ -157,7 +157,9 @@ void mlir::attn::buildAttnToKernelsPipeline(
   layouts.chip = options.chip;
   pm.addPass(createAttnAssignLayouts(layouts));
   pm.addPass(createAttnOverlapSoftmax());
-  pm.addPass(createAttnStageLoads());
+  AttnStageLoadsOptions staging;
+  staging.staging = options.stageLoads;
+  pm.addPass(createAttnStageLoads(staging));
   pm.addPass(createAttnStageShared());
   pm.addPass(createAttnWarpSpecialize());
   pm.addPass(createAttnPipeline());

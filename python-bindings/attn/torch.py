@@ -115,9 +115,12 @@ def _scan(directory):
                 metas.append(json.load(f))
         except (OSError, ValueError):
             continue
-    # The length variants of a dispatching kernel are launched through it.
+    # The length variants of a dispatching kernel and the TMA fallbacks are
+    # launched through their kernel.
     variants = {v.get("kernel") for m in metas if isinstance(m, dict)
                 for v in (m.get("dispatch") or {}).get("variants", [])}
+    variants |= {m.get("tma_fallback") for m in metas
+                 if isinstance(m, dict) and m.get("tma_fallback")}
     for meta in metas:
         try:
             if meta["name"] in variants:

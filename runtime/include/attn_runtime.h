@@ -56,6 +56,20 @@
  * interface (buffers, LSE, head dims, mask, scale; format_version 2 and 3
  * may be mixed). The launch checks are those of the kernel that is chosen.
  *
+ * TMA fallback (format_version 3, a kernel with tensor maps): metadata
+ * with
+ *   "tma_fallback": "NAME__unstaged"
+ * name a kernel of the same directory with the kernel's interface (as a
+ * dispatch variant's, checked the same way; no dispatch table and no
+ * fallback of its own) that a launch runs instead where one of the
+ * kernel's tensor maps cannot describe its argument (a pointer or a stride
+ * that is not a multiple of 16 bytes: a bias of Nk % 8 != 0 16-bit keys
+ * that the kernel copies with TMA, say). attn_kernel_load loads it with
+ * the kernel (and each dispatch variant's with that variant);
+ * attn_kernel_info's last_variant then names it and last_fallback says
+ * why. Arguments that the fallback cannot take either are refused with
+ * the fallback's message.
+ *
  * Persistent kernels (format_version 3): metadata with
  *   "persistent": {"ctas_per_sm": N}      (N in 1..32)
  * describe a kernel that loops over the tiles of the grid above itself,
@@ -179,7 +193,11 @@ ATTN_RT_API int attn_kernel_launch_args(attn_kernel *k, const attn_arg *args,
  *   launched its kernel on, "XxYxZ", e.g. "264x1x1"; "none" when it
  *   launched no kernel: an empty problem, or format_version 1's memsets for
  *   Nk = 0; "" before any), last_persistent ("1"/"0": whether the kernel
- *   last_variant names is persistent; "" before any launch). The last_* keys
+ *   last_variant names is persistent; "" before any launch),
+ *   tma_fallback (the "tma_fallback" key's kernel, "" without),
+ *   last_fallback (why the last successful launch ran the TMA fallback:
+ *   the kernel's refusal of a tensor map; "" when it ran the kernel itself
+ *   or before any launch). The last_* keys
  *   are each per handle and not synchronized with each other: with
  *   launches from several threads at once each is one of theirs.
  * With a dispatch table the other keys describe the main kernel.
@@ -336,6 +354,9 @@ typedef struct {
    * a "persistent" key). --- */
   int32_t persistent;  /* 1: the kernel loops over its tiles itself */
   int32_t ctas_per_sm; /* persistent: CTAs per SM to launch, 1..32 */
+  /* --- the TMA fallback (format_version 3), appended ("" without a
+   * "tma_fallback" key). --- */
+  char tma_fallback[128]; /* a file name without '/', like name */
 } attn_kernel_desc;
 
 /* Parses a metadata file / an in-memory document. `source_name` names the

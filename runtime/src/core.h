@@ -80,6 +80,19 @@ bool readVariants(const std::string &dir, const attn_kernel_desc &main,
 bool checkVariant(const attn_kernel_desc &main, const attn_kernel_desc &variant,
                   std::string &error);
 
+/// Reads the description of `main`'s TMA fallback (dir/<tma_fallback>.json)
+/// into `fallback` and checks it as a variant of `main` (checkVariant) that
+/// has no fallback of its own; messages name it. Nothing is loaded.
+bool readTmaFallback(const std::string &dir, const attn_kernel_desc &main,
+                     attn_kernel_desc &fallback, std::string &error);
+
+/// Whether `desc`'s launch with these arguments is refused because one of
+/// its tensor maps cannot describe its argument (a pointer or a stride TMA
+/// cannot take), with that refusal in `why`; false for a launch that passes
+/// or that is refused for anything else (validate_args.cpp).
+bool refusedByTma(const attn_kernel_desc &desc, const attn_arg *args,
+                  size_t numArgs, int32_t smCount, std::string &why);
+
 /// The extent that picks a variant: size 2 of the first "k" argument, or -1
 /// when there is none of rank >= 3 or it is negative.
 int64_t dispatchExtent(const attn_arg *args, size_t numArgs);

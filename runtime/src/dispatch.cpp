@@ -200,6 +200,30 @@ bool readVariants(const std::string &dir, const attn_kernel_desc &main,
   return true;
 }
 
+bool readTmaFallback(const std::string &dir, const attn_kernel_desc &main,
+                     attn_kernel_desc &fallback, std::string &error) {
+  std::string name(main.tma_fallback,
+                   strnlen(main.tma_fallback, sizeof main.tma_fallback));
+  std::string which = "TMA fallback \"" + name + "\" (tma_fallback of " +
+                      main.name + ")";
+  std::string why;
+  if (!readKernelFile(dir, name, fallback, why)) {
+    error = which + ": " + why;
+    return false;
+  }
+  if (!checkVariant(main, fallback, why)) {
+    error = which + ", " + joinPath(dir, name + ".json") + ": " + why;
+    return false;
+  }
+  if (fallback.tma_fallback[0]) {
+    error = which + ", " + joinPath(dir, name + ".json") +
+            ": has a TMA fallback itself; a fallback is one kernel (nested "
+            "fallbacks are not followed)";
+    return false;
+  }
+  return true;
+}
+
 int64_t dispatchExtent(const attn_arg *args, size_t numArgs) {
   for (size_t i = 0; args && i < numArgs; ++i) {
     if (!args[i].role || std::strcmp(args[i].role, "k") != 0)

@@ -9,6 +9,7 @@
 #include "core.h"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace attn_rt {
@@ -127,6 +128,9 @@ bool descInfo(const attn_kernel_desc &d, const std::string &key,
     value = tensorMapsText(d);
   else if (key == "dispatch")
     value = dispatchText(d);
+  else if (key == "tma_fallback")
+    value = std::string(d.tma_fallback,
+                        strnlen(d.tma_fallback, sizeof d.tma_fallback));
   else if (key == "persistent")
     value = d.persistent ? "1" : "0";
   else if (key == "ctas_per_sm")

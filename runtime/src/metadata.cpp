@@ -142,6 +142,7 @@ private:
   bool readVariant(const Json &v, const std::string &path,
                    const attn_kernel_desc &d, attn_variant_desc &out);
   bool readPersistent(attn_kernel_desc &d);
+  bool readTmaFallback(attn_kernel_desc &d);
   void deriveV1Fields(attn_kernel_desc &d);
   bool readElementType(const Json &v, const std::string &path,
                        attn_dtype &out);
@@ -886,6 +887,37 @@ bool DescReader::readPersistent(attn_kernel_desc &d) {
   return true;
 }
 
+/// "tma_fallback": NAME, a kernel of the same directory (dir/NAME.json)
+/// that a launch runs where one of this kernel's tensor maps cannot
+/// describe its argument. Refused without tensor maps (format_version 3
+/// with "tma_fallback" naming nothing to fall back from).
+bool DescReader::readTmaFallback(attn_kernel_desc &d) {
+  if (!find(doc.root(), "tma_fallback"))
+    return true;
+  if (d.num_tensor_maps == 0)
+    return failAt("tma_fallback",
+                  "names a fallback for a kernel without tensor maps "
+                  "(format_version 3 with \"tensor_maps\": it falls back "
+                  "where TMA cannot describe an argument)");
+  if (!getString(doc.root(), "", "tma_fallback", d.tma_fallback,
+                 sizeof d.tma_fallback, true))
+    return false;
+  if (std::strchr(d.tma_fallback, '/'))
+    return failAt("tma_fallback",
+                  "\"" + std::string(d.tma_fallback) +
+                      "\" is not a file name (it has a '/'); the fallback "
+                      "is dir/<kernel>.json of the same directory");
+  if (std::strcmp(d.tma_fallback, d.name) == 0)
+    return failAt("tma_fallback", "\"" + std::string(d.tma_fallback) +
+                                      "\" is this kernel itself");
+  for (int32_t i = 0; i < d.num_variants; ++i)
+    if (std::strcmp(d.tma_fallback, d.variants[i].kernel) == 0)
+      return failAt("tma_fallback",
+                    "\"" + std::string(d.tma_fallback) +
+                        "\" is a dispatch variant of this kernel");
+  return true;
+}
+
 /// The version-1 fields that describe the kernel, for attn_kernel_info and
 /// for attn_kernel_launch's (q, k, v, o, lse) form.
 void DescReader::deriveV1Fields(attn_kernel_desc &d) {
@@ -957,7 +989,8 @@ bool DescReader::read(attn_kernel_desc &d) {
     return readCommon(d) && readV1(d) && readDispatch(d) &&
            readPersistent(d);
   }
-  return readCommon(d) && readV2(d) && readDispatch(d) && readPersistent(d);
+  return readCommon(d) && readV2(d) && readDispatch(d) && readPersistent(d) &&
+         readTmaFallback(d);
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,15 @@ struct attn_kernel {
   // The kernels of the dispatch table, in desc.variants order, each loaded
   // as a kernel of its own (its module, its reference to the context).
   std::vector<attn_kernel *> variants;
+  // The kernel's TMA fallback (desc.tma_fallback), loaded with it; null
+  // without one. Each variant holds its own.
+  attn_kernel *fallback = nullptr;
+  // Whether the last successful launch ran the chosen kernel's fallback,
+  // and why (the kernel's refusal of a tensor map); the reason under a
+  // mutex, since launches may come from several threads.
+  std::atomic<bool> lastFellBack{false};
+  mutable std::mutex fallbackMutex;
+  std::string lastFallbackWhy;
   // What the last successful launch through this handle ran: -1 this
   // kernel, i variants[i], -2 nothing yet. Atomic because launches may come
   // from several threads: attn_kernel_info gets one of theirs, never a torn
@@ -425,6 +435,7 @@ void destroyKernel(attn_kernel *k) {
     return;
   for (attn_kernel *v : k->variants)
     destroyKernel(v);
+  destroyKernel(k->fallback);
   releaseOnDevice(*k);
   delete k;
 }
@@ -437,6 +448,28 @@ bool loadKernel(attn_kernel &k, const std::string &dir, std::string &error) {
   if (k.desc.cubin[0])
     k.cubinPath = joinPath(dir, k.desc.cubin);
   return loadOnDevice(k, error);
+}
+
+/// Loads the TMA fallback of the loaded kernel `k` from its (checked)
+/// description, like a dispatch variant. It belongs to `k` as soon as it
+/// exists.
+bool loadFallback(attn_kernel &k, const attn_kernel_desc &desc,
+                  std::string &error) {
+  k.fallback = new attn_kernel();
+  k.fallback->desc = desc;
+  std::string which =
+      std::string("TMA fallback \"") + desc.name + "\" of " + k.desc.name;
+  trace("loading " + which);
+  std::string why;
+  if (!loadKernel(*k.fallback, k.dir, why)) {
+    error = which + ": " + why;
+    return false;
+  }
+  if (k.fallback->device != k.device) {
+    error = which + " was loaded on another device than " + k.desc.name;
+    return false;
+  }
+  return true;
 }
 
 /// Loads the dispatch variants of the loaded kernel `k` from their
@@ -701,39 +734,70 @@ int dispatchV2(attn_kernel &k, const char *fn, const attn_arg *args,
   int chosen = attn_desc_select_variant(&k.desc, args, numArgs);
   if (chosen >= (int)k.variants.size())
     chosen = -1; // cannot happen: every entry of the table is loaded
-  attn_kernel &run = chosen < 0 ? k : *k.variants[chosen];
+  attn_kernel *run = chosen < 0 ? &k : k.variants[chosen];
   std::string choice;
   if (chosen >= 0) {
-    choice = std::string("variant ") + run.desc.name + " for k.size2 = " +
+    choice = std::string("variant ") + run->desc.name + " for k.size2 = " +
              std::to_string(dispatchExtent(args, numArgs));
+    trace(choice);
+  }
+  // Where a tensor map of the chosen kernel cannot describe its argument,
+  // its fallback runs (and is checked in full).
+  std::string why;
+  bool fellBack = run->fallback && refusedByTma(run->desc, args, numArgs,
+                                                run->smCount, why);
+  if (fellBack) {
+    run = run->fallback;
+    choice += std::string(choice.empty() ? "" : ", ") + "TMA fallback " +
+              run->desc.name + " (" + why + ")";
     trace(choice);
   }
   std::string where = std::string(fn) + "(" + k.desc.name +
                       (choice.empty() ? "" : ", " + choice) + "): ";
   uint64_t grid;
-  int rc = launchV2(run, args, numArgs, s, where, grid, err, err_len);
-  if (rc == 0)
+  int rc = launchV2(*run, args, numArgs, s, where, grid, err, err_len);
+  if (rc == 0) {
+    {
+      std::lock_guard<std::mutex> lock(k.fallbackMutex);
+      k.lastFallbackWhy = fellBack ? why : "";
+    }
+    k.lastFellBack.store(fellBack, std::memory_order_relaxed);
     remember(k, chosen, grid);
+  }
   return rc;
 }
 
 /// The name of the kernel the last successful launch through `k` ran, ""
 /// before any.
-std::string lastVariant(const attn_kernel &k) {
+/// The kernel the last successful launch through `k` chose (k or a
+/// variant, or its TMA fallback where it fell back); null before any.
+const attn_kernel *lastKernel(const attn_kernel &k) {
   int last = k.lastLaunched.load(std::memory_order_relaxed);
   if (last == -2)
-    return "";
-  return last == -1 ? k.desc.name : k.variants[(size_t)last]->desc.name;
+    return nullptr;
+  const attn_kernel *chosen = last == -1 ? &k : k.variants[(size_t)last];
+  if (k.lastFellBack.load(std::memory_order_relaxed) && chosen->fallback)
+    return chosen->fallback;
+  return chosen;
+}
+
+std::string lastVariant(const attn_kernel &k) {
+  const attn_kernel *last = lastKernel(k);
+  return last ? last->desc.name : "";
+}
+
+/// Why the last successful launch ran a TMA fallback, "" if it did not.
+std::string lastFallback(const attn_kernel &k) {
+  std::lock_guard<std::mutex> lock(k.fallbackMutex);
+  return k.lastFallbackWhy;
 }
 
 /// Whether that kernel is persistent: "1"/"0", "" before any launch.
 std::string lastPersistent(const attn_kernel &k) {
-  int last = k.lastLaunched.load(std::memory_order_relaxed);
-  if (last == -2)
+  const attn_kernel *last = lastKernel(k);
+  if (!last)
     return "";
-  const attn_kernel_desc &d =
-      last == -1 ? k.desc : k.variants[(size_t)last]->desc;
-  return d.persistent ? "1" : "0";
+  return last->desc.persistent ? "1" : "0";
 }
 
 /// The grid of the last successful launch, "264x1x1"; "none" when it
@@ -782,10 +846,28 @@ int attn_kernel_load(const char *dir, const char *name, attn_kernel **out,
     delete k;
     return 1;
   }
+  // The TMA fallbacks' metadata too (the kernel's, then each variant's).
+  std::vector<attn_kernel_desc> fallbacks(variants.size() + 1);
+  for (size_t i = 0; i <= variants.size(); ++i) {
+    const attn_kernel_desc &of = i == 0 ? k->desc : variants[i - 1];
+    if (of.tma_fallback[0] && !readTmaFallback(dir, of, fallbacks[i], error)) {
+      setError(err, err_len, where + error);
+      delete k;
+      return 1;
+    }
+  }
   if (!loadKernel(*k, dir, error) || !loadVariants(*k, variants, error)) {
     setError(err, err_len, where + error);
     destroyKernel(k);
     return 1;
+  }
+  for (size_t i = 0; i <= variants.size(); ++i) {
+    attn_kernel &of = i == 0 ? *k : *k->variants[i - 1];
+    if (of.desc.tma_fallback[0] && !loadFallback(of, fallbacks[i], error)) {
+      setError(err, err_len, where + error);
+      destroyKernel(k);
+      return 1;
+    }
   }
   *out = k;
   return 0;
@@ -897,6 +979,8 @@ int attn_kernel_info(const attn_kernel *k, const char *key, char *out,
     value = lastGrid(*k);
   else if (kk == "last_persistent")
     value = lastPersistent(*k);
+  else if (kk == "last_fallback")
+    value = lastFallback(*k);
   else if (!descInfo(k->desc, kk, value)) {
     setError(out, out_len, "unknown key \"" + kk + "\"");
     return -1;

@@ -107,9 +107,13 @@ public:
       : d(desc), smCount(sms), error(message) {}
 
   bool run(const attn_arg *args, size_t numArgs, attn_launch_plan_v2 &plan);
+  /// After a run that failed: whether a tensor map refused its argument
+  /// (and everything checked before the tensor maps passed).
+  bool refusedByTensorMap() const { return tmaRefused; }
 
 private:
   const attn_kernel_desc &d;
+  bool tmaRefused = false;
   const int32_t smCount; // <= 0: unknown
   std::string &error;
   const attn_tensor *tensorOf[ATTN_MAX_BUFFERS] = {};
@@ -507,8 +511,10 @@ bool ArgsValidator::run(const attn_arg *args, size_t numArgs,
   // Before checkAccess: where a tensor map's pointer or stride breaks both
   // TMA's rules and the buffer's align, the message should name TMA.
   for (int32_t i = 0; i < d.num_tensor_maps; ++i)
-    if (!planTensorMap(i))
+    if (!planTensorMap(i)) {
+      tmaRefused = true;
       return false;
+    }
   for (int32_t b = 0; b < d.num_buffers; ++b)
     if (!checkAccess(b))
       return false;
@@ -626,6 +632,21 @@ bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
   }
   return checkDescBounds(d, error) &&
          ArgsValidator(d, smCount, error).run(args, numArgs, plan);
+}
+
+bool refusedByTma(const attn_kernel_desc &d, const attn_arg *args,
+                  size_t numArgs, int32_t smCount, std::string &why) {
+  if (d.format_version != 3 || d.num_tensor_maps == 0)
+    return false;
+  std::string error;
+  if (!checkDescBounds(d, error))
+    return false;
+  attn_launch_plan_v2 plan;
+  ArgsValidator validator(d, smCount, error);
+  if (validator.run(args, numArgs, plan) || !validator.refusedByTensorMap())
+    return false;
+  why = error;
+  return true;
 }
 
 } // namespace attn_rt

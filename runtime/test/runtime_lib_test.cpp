@@ -15,7 +15,11 @@
 // FAKE_CONTRACT lines) compared with the JSON, the small grid a persistent
 // kernel launches on (132 SMs times ctas_per_sm), the full grid of the
 // others, and of a persistent kernel when the SM count is unknown; a
-// dispatch table whose variant alone is persistent.
+// dispatch table whose variant alone is persistent. TMA fallbacks: the
+// kernel where its tensor map takes the argument, the fallback where it
+// does not (last_variant, last_fallback), the fallback's refusal, no
+// fallback for other refusals, and the loads refused for a missing,
+// mismatched or nested fallback or one without its entry.
 // Usage: attn_runtime_lib_test [TMPDIR].
 //
 //===----------------------------------------------------------------------===//
@@ -400,6 +404,116 @@ void testWithoutTable(const std::string &tmp) {
 }
 
 //===----------------------------------------------------------------------===//
+// TMA fallbacks
+//===----------------------------------------------------------------------===//
+
+/// "k" as a format 3 kernel that reads k through a tensor map, with the
+/// TMA fallback "k__unstaged": the real kernel (format 2, no maps) with 64
+/// rows a tile and k's pointer only 4-byte aligned, so that it takes what
+/// the map does not.
+void writeFallbackPair(const std::string &dir) {
+  mkdir(dir.c_str(), 0755);
+  Json main = realV2();
+  main["format_version"] = 3;
+  main["ptx"] = "k.sm_90a.ptx";
+  main["tensor_maps"] =
+      parsed(R"([{"buffer": 1, "box": [64, 64, 1, 1], "swizzle": 128}])");
+  main["params"].push_back("k.tensor_map");
+  main["tma_fallback"] = "k__unstaged";
+  writeKernel(dir, main);
+  Json fallback = variantKernel("k__unstaged", 64, 40960);
+  fallback["buffers"][1]["align"] = 4;
+  writeKernel(dir, fallback);
+}
+
+void testTmaFallback(const std::string &tmp) {
+  const std::string dir = tmp + "/lib-fallback";
+  writeFallbackPair(dir);
+  std::string msg;
+  attn_kernel *k = load(dir, msg);
+  CHECK(k != nullptr && fake->loaded_modules == 2,
+        "a kernel and its TMA fallback load (two modules): " + msg);
+  if (!k)
+    return;
+  CHECK(info(k, "tma_fallback") == "k__unstaged" &&
+            info(k, "last_fallback").empty(),
+        "info tma_fallback: " + info(k, "tma_fallback"));
+  // k's pointer 16-byte aligned: the kernel itself, its map encoded.
+  int maps = fake->tensor_maps;
+  expectLaunch(k, 300, {"k", 1, 98304}, true);
+  CHECK(fake->tensor_maps == maps + 1 && info(k, "last_fallback").empty(),
+        "an aligned k runs the TMA kernel: last_fallback \"" +
+            info(k, "last_fallback") + "\"");
+  // 8-byte aligned: the map cannot describe k; the fallback runs.
+  Args a = goodArgs(2, 8, 2, 100, 300);
+  a["k"].ptr += 8;
+  char err[1024] = {0};
+  int before = fake->launches;
+  CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                sizeof err) == 0 &&
+            fake->launches == before + 1 &&
+            std::string(fake->last_function) == "k__unstaged" &&
+            fake->grid[0] == 2 && fake->tensor_maps == maps + 1 &&
+            info(k, "last_variant") == "k__unstaged" &&
+            contains(info(k, "last_fallback"),
+                     "k.tensor_map: data pointer 0x20000008 is not 16-byte "
+                     "aligned"),
+        std::string("an 8-byte aligned k runs the fallback: ") + err +
+            "; last_variant " + info(k, "last_variant") + ", last_fallback " +
+            info(k, "last_fallback"));
+  // The next aligned launch runs the kernel again and clears the reason.
+  expectLaunch(k, 300, {"k", 1, 98304}, true);
+  CHECK(info(k, "last_fallback").empty(), "last_fallback cleared");
+  // 2-byte aligned: refused by the map and by the fallback's align; the
+  // message is the fallback's, and says that it is the fallback.
+  a["k"].ptr = 0x2000000a;
+  before = fake->launches;
+  CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                sizeof err) != 0 &&
+            fake->launches == before &&
+            contains(err, "TMA fallback k__unstaged") &&
+            info(k, "last_variant") == "k",
+        std::string("a k the fallback cannot take either: ") + err);
+  // Refused for another reason (o's type): no fallback; the kernel's message.
+  a = goodArgs(2, 8, 2, 100, 300);
+  a["o"].dtype = ATTN_BF16;
+  CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                sizeof err) != 0 &&
+            !contains(err, "fallback") && fake->launches == before,
+        std::string("a launch refused for o: no fallback: ") + err);
+  attn_kernel_unload(k);
+  CHECK(nothingHeld(), "unload gives back the kernel's and the fallback's");
+
+  // Refused before the device: a missing fallback, one with another
+  // interface, one with a fallback of its own.
+  std::remove((dir + "/k__unstaged.json").c_str());
+  expectLoadFails(dir, "missing fallback",
+                  {"TMA fallback \"k__unstaged\" (tma_fallback of k)",
+                   "k__unstaged.json"},
+                  true);
+  Json other = variantKernel("k__unstaged", 64, 40960);
+  other["buffers"][1]["element_type"] = "bf16";
+  writeKernel(dir, other);
+  expectLoadFails(dir, "fallback with another interface",
+                  {"TMA fallback \"k__unstaged\"", "element_type is bf16"},
+                  true);
+  Json nested = variantKernel("k__unstaged", 64, 40960);
+  nested["format_version"] = 3;
+  nested["tensor_maps"] =
+      parsed(R"([{"buffer": 1, "box": [64, 64, 1, 1], "swizzle": 128}])");
+  nested["params"].push_back("k.tensor_map");
+  nested["tma_fallback"] = "k__other";
+  writeKernel(dir, nested);
+  expectLoadFails(dir, "fallback with a fallback",
+                  {"has a TMA fallback itself"}, true);
+  // On the device: the fallback's PTX without its entry.
+  Json fallback = variantKernel("k__unstaged", 64, 40960);
+  writeKernel(dir, fallback, ".visible .entry other(\n)\n");
+  expectLoadFails(dir, "fallback without its entry",
+                  {"TMA fallback \"k__unstaged\" of k"}, false);
+}
+
+//===----------------------------------------------------------------------===//
 // Persistent kernels and launch contracts
 //===----------------------------------------------------------------------===//
 
@@ -672,6 +786,7 @@ int main(int argc, char **argv) {
   testWithoutTable(tmp);
   testPersistentLaunches(tmp);
   testPersistentVariant(tmp);
+  testTmaFallback(tmp);
   testNoHandle();
   std::printf("attn_runtime_lib_test: %d checks, %d failed\n", checks,
               failures);

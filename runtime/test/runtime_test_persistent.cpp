@@ -512,9 +512,12 @@ void testVariants() {
 void testStructLayout() {
   CHECK(offsetof(attn_kernel_desc, ctas_per_sm) ==
                 offsetof(attn_kernel_desc, persistent) + 4 &&
-            sizeof(attn_kernel_desc) == 9280 &&
-            attn_struct_size("attn_kernel_desc") == 9280,
-        "attn_kernel_desc is 9280 bytes, ctas_per_sm last");
+            offsetof(attn_kernel_desc, tma_fallback) ==
+                offsetof(attn_kernel_desc, ctas_per_sm) + 4 &&
+            sizeof(attn_kernel_desc) == 9408 &&
+            attn_struct_size("attn_kernel_desc") == 9408,
+        "attn_kernel_desc is 9408 bytes, ctas_per_sm then tma_fallback "
+        "(appended) last");
 }
 
 } // namespace

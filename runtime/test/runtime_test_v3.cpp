@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attn_runtime.h"
+#include "core.h"
 #include "contract.h"
 #include "strict_json.h"
 #include "test_support.h"
@@ -698,8 +699,79 @@ void testStructLayout() {
 
 } // namespace
 
+/// "tma_fallback": the key's rules, and which refusals it falls back from
+/// (refusedByTma: a tensor map's, not another check's).
+void testTmaFallbackKey() {
+  Json j = realV3();
+  j["tma_fallback"] = "k__unstaged";
+  expectParses(text(j), "a TMA kernel with a fallback");
+  CHECK(info(descOf(j), "tma_fallback") == "k__unstaged" &&
+            info(descOf(realV3()), "tma_fallback").empty(),
+        "info tma_fallback: the key's kernel, \"\" without");
+  struct Case {
+    const char *what;
+    Json doc;
+    std::vector<std::string> needles;
+  };
+  Json v2 = realV2();
+  v2["tma_fallback"] = "k__unstaged";
+  Json noMaps = realV3();
+  noMaps["tensor_maps"] = Json::array();
+  noMaps = withMapParams(noMaps);
+  noMaps["tma_fallback"] = "k__unstaged";
+  Json table = realV3();
+  table["dispatch"] = parsed(
+      R"({"on": "k.size2", "variants": [{"max": 512, "kernel": "k__n512"}]})");
+  table["tma_fallback"] = "k__n512";
+  auto with = [&](Json value) {
+    Json d = realV3();
+    d["tma_fallback"] = value;
+    return d;
+  };
+  const std::vector<Case> cases = {
+      {"format 2", v2,
+       {"key \"tma_fallback\"", "a kernel without tensor maps"}},
+      {"format 3 without maps", noMaps, {"a kernel without tensor maps"}},
+      {"a number", with(3), {"key \"tma_fallback\"", "expected a string"}},
+      {"empty", with(""), {"key \"tma_fallback\""}},
+      {"a path", with("d/k__unstaged"),
+       {"\"d/k__unstaged\" is not a file name"}},
+      {"itself", with("k"), {"\"k\" is this kernel itself"}},
+      {"a variant", table, {"\"k__n512\" is a dispatch variant"}},
+  };
+  for (const Case &c : cases)
+    expectRejected(text(c.doc), std::string("tma_fallback: ") + c.what,
+                   c.needles);
+
+  const attn_kernel_desc d = descOf(realV3());
+  std::string why;
+  Args a = goodArgs();
+  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why),
+        "refusedByTma: not for a launch that passes");
+  a["k"].ptr += 8;
+  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why) &&
+            contains(why, "k.tensor_map: data pointer 0x20000008"),
+        "refusedByTma: k's pointer 8-byte aligned: " + why);
+  a = goodArgs();
+  a["k"].strides[2] = 132;
+  a["k"].strides[1] = 132 * 300;
+  a["k"].strides[0] = 2 * 132 * 300;
+  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why) &&
+            contains(why, "k.tensor_map: stride 132 of dim 2 (264 bytes)"),
+        "refusedByTma: rows of 264 bytes: " + why);
+  a = goodArgs();
+  a["o"].dtype = ATTN_BF16;
+  a["k"].ptr += 8; // the type is checked first
+  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why),
+        "refusedByTma: not for a launch refused before the tensor maps");
+  CHECK(!attn_rt::refusedByTma(descOf(realV2()), goodArgs().list.data(),
+                               goodArgs().list.size(), 0, why),
+        "refusedByTma: never for a kernel without tensor maps");
+}
+
 void testFormatVersion3() {
   testGoodDocuments();
+  testTmaFallbackKey();
   testRefusedDocuments();
   testPlan();
   testTmaRules();

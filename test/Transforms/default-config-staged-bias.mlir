@@ -1,9 +1,9 @@
-// The configuration passes stage a bias through shared memory
-// (stage_loads, withKeyLengthSchedule) where TMA can always copy it: a
-// warp-specialized kernel whose 16-bit bias has a static key extent that
-// is a multiple of 8. A dynamic or unaligned key extent keeps the register
-// loads (the runtime would refuse a bias TMA cannot describe, which the
-// unstaged kernel runs), and so does a kernel without warp specialization.
+// The configuration passes stage a 16-bit bias through shared memory
+// (stage_loads, withKeyLengthSchedule) for warp-specialized kernels: the
+// TMA producer copies it (the runtime runs the kernel's TMA fallback where
+// TMA cannot describe a launch's bias). Not where the key extent is
+// static and no multiple of 8 (TMA could never copy its rows), and not
+// without warp specialization (sm_80).
 // RUN: attn-opt %s --attn-default-config=chip=sm_90a | FileCheck %s
 // RUN: attn-opt %s --attn-apply-tuning="db=%attn_tuning_dir/tuning-sm_90a.sqlite chip=sm_90a" \
 // RUN:   --attn-default-config=chip=sm_90a | FileCheck %s
@@ -27,8 +27,7 @@ func.func @static_unaligned(%q: memref<?x?x?x128xf16>, %k: memref<?x?x1000x128xf
 }
 
 // CHECK-LABEL: func.func @dynamic
-// CHECK-NOT: stage_loads
-// CHECK: return
+// CHECK: gpu_config = #attn.gpu_config<{{.*}}warp_specialize = true{{.*}}stage_loads = true>
 func.func @dynamic(%q: memref<?x?x?x128xbf16>, %o: memref<?x?x?x128xbf16>, %bias: memref<?x?x?x?xbf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) bias(%bias : memref<?x?x?x?xbf16>) outs(%o : memref<?x?x?x128xbf16>)
   return

@@ -203,10 +203,12 @@ func.func @head_dim_128_softcap(%q: memref<?x?x?x128xf16>) {
 }
 
 // A bias at D = 128 takes the warp-specialized 128 x 64 kernel (not
-// persistent), measured so on the device; ALiBi's index tiles do not.
+// persistent), measured so on the device, with the bias staged through
+// shared memory by the TMA producer (withKeyLengthSchedule); ALiBi's index
+// tiles do not.
 // CHECK-LABEL: func.func @head_dim_128_bias
 // CHECK: attn.attention
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, stage_loads = true>
 // SM80-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
 func.func @head_dim_128_bias(%q: memref<?x?x?x128xf16>, %b: memref<?x?x?x?xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>) bias(%b : memref<?x?x?x?xf16>)

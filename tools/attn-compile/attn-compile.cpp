@@ -114,6 +114,9 @@ int main(int argc, char **argv) {
   for (const attn::KernelInfo &kernel : artifacts->kernels) {
     llvm::outs() << kernel.name << ": " << outDir << "/" << kernel.name
                  << ".json\n";
+    if (!kernel.tmaFallback.empty())
+      llvm::outs() << "  where TMA cannot copy the bias: " << outDir << "/"
+                   << kernel.tmaFallback << ".json\n";
     for (const auto &[maxLength, variant] : kernel.dispatch)
       llvm::outs() << "  key length <= " << maxLength << ": " << outDir << "/"
                    << variant << ".json\n";

@@ -610,6 +610,8 @@ int main(int argc, char **argv) {
       attn::GPUPipelineOptions options;
       options.chip = chip;
       options.toolkit = toolkit;
+      // Measured at the --n lengths, whose biases TMA describes.
+      options.tmaFallbacks = false;
       h.artifacts = attn::compileToGPU(*module, options, /*withCubin=*/true);
     });
   auto compileOutcome = [&](size_t i) {
@@ -656,6 +658,7 @@ int main(int argc, char **argv) {
         attn::GPUPipelineOptions options;
         options.chip = chip;
         options.toolkit = toolkit;
+        options.tmaFallbacks = false;
         FailureOr<attn::GPUArtifacts> artifacts =
             attn::compileToGPU(*module, options, /*withCubin=*/false);
         if (failed(artifacts)) {

@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import run  # noqa: E402
+import sanitize  # noqa: E402
 
 
 def main():
@@ -21,8 +21,6 @@ def main():
     ap.add_argument("--small", action="store_true", help="two small shapes only (sanitizers)")
     ap.add_argument("kernels")
     args = ap.parse_args()
-    import torch
-    device = torch.device("cuda")
     nk = args.nk
     points = [("one_row", (1, 2, 2, 1, nk), "bhnd"), ("odd", (1, 2, 2, 77, nk), "bhnd")]
     if not args.small:
@@ -31,19 +29,8 @@ def main():
                    ("many_tiles", (3, 40, 8, 1000, nk), "bhnd"),
                    ("strided", (2, 8, 2, 300, nk), "bnhd"),
                    ("nan_inf", (2, 4, 2, 300, nk), "bhnd")]
-    rt = run.Runtime(args.runtime)
-    bad = 0
-    for name in args.kernels.split(","):
-        meta = run.Meta(os.path.join(args.artifacts, name + ".json"))
-        kernel = rt.load(args.artifacts, name)
-        for i, (label, shape, layout) in enumerate(points):
-            rec = run.check_point(kernel, meta, shape, label, layout, 11 + i, device,
-                                 sdpa_peer=False)
-            torch.cuda.synchronize()
-            bad += not rec["pass"]
-            print("%-4s %-24s %-11s %s %s" % ("ok" if rec["pass"] else "FAIL", name, label,
-                                            shape, "; ".join(rec["failures"])), flush=True)
-        kernel.unload()
+    bad = sanitize.check_kernels(args.artifacts, args.runtime, args.kernels.split(","),
+                                 points, seed=11)
     return 1 if bad else 0
 
 

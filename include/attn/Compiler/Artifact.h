@@ -29,6 +29,10 @@ struct KernelInfo {
   /// Its length dispatch table: (largest key length, variant kernel) in
   /// increasing order; the kernel itself runs above the last. Empty: none.
   std::vector<std::pair<int64_t, std::string>> dispatch;
+  /// The kernel the runtime launches where one of this kernel's tensor maps
+  /// cannot describe its argument (the same attention without staged
+  /// loads, `<name>__unstaged`); empty: none.
+  std::string tmaFallback;
 };
 
 struct LengthVariant;
@@ -42,6 +46,9 @@ struct GPUArtifacts {
   /// The same module compiled for shorter key lengths, where that chose
   /// other configurations (compileWithLengthDispatch).
   std::vector<LengthVariant> variants;
+  /// The kernels that stage loads (a bias) compiled again without, each
+  /// `<kernel>__unstaged`, written as `<stem>__unstaged`; null: none.
+  std::shared_ptr<GPUArtifacts> tmaFallbacks;
   /// The context that owns the kernels' `launch` attributes when they were
   /// compiled in a context of their own (a length variant compiled on
   /// another thread); null when that is the caller's module's context.
@@ -58,7 +65,10 @@ struct LengthVariant {
 /// Lowers every attn.attention of `module` (one per function) to kernels for
 /// `options.chip`; PTX always, a cubin as well when `withCubin` (ptxas from
 /// `options.toolkit`, PATH or CUDA_HOME). Consumes `module`. Diagnostics go
-/// to the context's handlers.
+/// to the context's handlers. Kernels whose configuration stages a load (a
+/// bias copied by the TMA producer) are compiled a second time without the
+/// staging, as their TMA fallbacks (`tmaFallbacks`; unless
+/// `options.stageLoads` is false, which compiles only those).
 FailureOr<GPUArtifacts> compileToGPU(ModuleOp module,
                                      const GPUPipelineOptions &options,
                                      bool withCubin);

@@ -41,6 +41,19 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("SQLite tuning database to take configurations from "
                      "(attn-apply-tuning; the heuristic for what it lacks)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> stageLoads{
+      *this, "stage-loads",
+      llvm::cl::desc("Stage the register-tile loads that a configuration's "
+                     "stage_loads asks for (false: the kernels' TMA "
+                     "fallbacks)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> tmaFallbacks{
+      *this, "tma-fallbacks",
+      llvm::cl::desc("Compile each kernel that stages a load a second time "
+                     "without, as its TMA fallback (compileToGPU; attn-tune "
+                     "measures at lengths TMA always describes and skips "
+                     "them)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> seqLen{
       *this, "seq-len",
       llvm::cl::desc("Largest key length the kernels will be launched for, "

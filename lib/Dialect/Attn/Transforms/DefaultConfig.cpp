@@ -261,23 +261,22 @@ ScoreModKinds ScoreModKinds::of(AttentionOp op) {
   return mods;
 }
 
-/// `gpu` with `stage_loads` where the bias can always be copied by TMA: a
-/// warp-specialized kernel whose 16-bit bias has a static key extent that
-/// is a multiple of 8 (its rows then a multiple of 16 bytes; the strides of
-/// a contiguous bias too, and a strided one is refused by the runtime like
-/// any tensor TMA reads). The staged bias ran 1.21-1.35x the unstaged one
-/// at the tuned configurations (results/h200/2026-12-04-session18-r2-
-/// stage.json). With a dynamic key extent the runtime would have to refuse
-/// the biases TMA cannot describe, which the unstaged kernel runs: no
-/// default there.
+/// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit
+/// bias, unless its key extent is static and not a multiple of 8 (its rows
+/// then never a multiple of 16 bytes: TMA could never copy it). The staged
+/// bias ran 1.21-1.35x the unstaged one at the tuned configurations
+/// (results/h200/2026-12-04-session18-r2-stage.json); where TMA cannot
+/// describe a launch's bias (a dynamic Nk % 8 != 0, a strided view), the
+/// runtime launches the kernel's TMA fallback, the same attention compiled
+/// without the staging (compileToGPU).
 static GpuConfigAttr withStagedBias(GpuConfigAttr gpu, AttentionOp op) {
   Value bias = op.getBias();
   if (!gpu || !gpu.getWarpSpecialize() || gpu.getStageLoads() || !bias)
     return gpu;
   auto type = cast<ShapedType>(bias.getType());
   int64_t keys = type.getDimSize(type.getRank() - 1);
-  if (type.getElementTypeBitWidth() != 16 || ShapedType::isDynamic(keys) ||
-      keys % 8 != 0)
+  if (type.getElementTypeBitWidth() != 16 ||
+      (!ShapedType::isDynamic(keys) && keys % 8 != 0))
     return gpu;
   return GpuConfigAttr::get(
       gpu.getContext(), gpu.getLazyRescale(), gpu.getReverseKv(),

@@ -83,9 +83,10 @@ private:
 
 struct AttnStageLoadsPass
     : public attn::impl::AttnStageLoadsBase<AttnStageLoadsPass> {
+  using Base::Base;
   void runOnOperation() override {
     getOperation()->walk([&](ProgramOp program) {
-      if (!program.getGpuConfigOrDefault().getStageLoads())
+      if (!staging || !program.getGpuConfigOrDefault().getStageLoads())
         return;
       // A copy ahead of the block must not read what a store of this
       // kernel may still change.

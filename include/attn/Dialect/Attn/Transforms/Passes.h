@@ -56,8 +56,9 @@ DefaultConfig getDefaultConfig(MLIRContext *ctx, int64_t headDim,
 /// wins): `peel_last_block` for overlapped warp-specialized kernels up to
 /// 1024 keys (512 at D = 256); `lazy_rescale` with `rescale_slack = 8` for
 /// those at D = Dv = 128 without score modifications beyond 1024 keys (or
-/// for any length); `stage_loads` for warp-specialized kernels whose 16-bit
-/// bias has a static key extent that is a multiple of 8. attn-default-config
+/// for any length); `stage_loads` for warp-specialized kernels with a 16-bit
+/// bias (not for a static key extent that is no multiple of 8, which TMA
+/// cannot copy). attn-default-config
 /// and attn-apply-tuning both apply it (a tuned configuration was measured
 /// without them).
 GpuConfigAttr withKeyLengthSchedule(GpuConfigAttr gpu, AttentionOp op,

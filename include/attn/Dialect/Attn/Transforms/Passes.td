@@ -475,7 +475,10 @@ def AttnStageLoads : Pass<"attn-stage-loads"> {
     global memory in the softmax (the long-scoreboard stalls of a bias,
     docs/perf-log.md, seventeenth session). Tiles that neither layout can
     hold (more than 256 rows, or columns not a multiple of 8) stay
-    register loads, with a remark.
+    register loads, with a remark. With `staging=false` nothing is staged
+    whatever the configuration says: the TMA fallback of a staged kernel
+    (docs/gpu-kernels.md), which the runtime launches where TMA cannot
+    describe the tensor.
 
     ```mlir
     // before
@@ -485,6 +488,10 @@ def AttnStageLoads : Pass<"attn-stage-loads"> {
     %t = attn.convert_layout %s : tensor<128x80xf16, #attn.unswizzled> -> tensor<128x80xf16, #mma>
     ```
   }];
+  let options = [
+    Option<"staging", "staging", "bool", /*default=*/"true",
+           "Stage what stage_loads asks for (false: compile the TMA fallback)">
+  ];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }
 
