@@ -772,8 +772,55 @@ struct AsyncWaitLowering : public OpConversionPattern<AsyncWaitOp> {
   }
 };
 
+/// Calls `fn(index, ptr)` for each 4-byte pair of 16-bit elements that this
+/// thread holds in an #attn.mma tile (`index`: the pair's first element in
+/// tile order), `ptr` its place in the shared buffer at byte offset `base`
+/// in `layout`: what attn.local_store writes and attn.local_load reads.
+/// Swizzled rows are conflict-free (the eight rows of a quad column read
+/// eight chunks); in #attn.unswizzled rows of 2C bytes the eight rows
+/// conflict 2-way where C is an odd multiple of 16 (80, 112, 176 columns),
+/// 4-way at an odd multiple of 32 (96): attn-stage-loads picks the swizzled
+/// layout where C is a multiple of 64.
+static void forEachPair(ImplicitLocOpBuilder &b, Operation *op,
+                        RankedTensorType type, Attribute layout, Value base,
+                        function_ref<void(int64_t, Value)> fn) {
+  Type elt = type.getElementType();
+  WarpMMA warp = makeWarpMMA(b, op, elt);
+  Value smem = getSharedBase(b);
+  MmaTile tile(cast<MmaLayoutAttr>(type.getEncoding()), type.getShape());
+  ThreadIds ids = getThreadIds(b, op);
+  auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  Value lane = arith::MulIOp::create(b, ids.quadLane, i32(b, 4));
+  for (int64_t mt = 0; mt < tile.mTiles; ++mt)
+    for (int64_t half = 0; half < 2; ++half) {
+      Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
+      Value rowStart;
+      if (!swizzled)
+        rowStart = arith::AddIOp::create(
+            b, arith::AddIOp::create(b, base, lane),
+            arith::MulIOp::create(b, row, i32(b, 2 * cols)));
+      for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
+        Value off;
+        if (swizzled)
+          off = arith::AddIOp::create(
+              b,
+              arith::AddIOp::create(
+                  b, base,
+                  warp.sharedOffset(row, i32(b, 8 * nt), cols, rows,
+                                    swizzled.getBlocked())),
+              lane);
+        else
+          off = arith::AddIOp::create(b, rowStart, i32(b, 16 * nt));
+        fn(tile.index(mt, nt, 2 * half),
+           LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(), smem,
+                               ArrayRef<LLVM::GEPArg>{off}));
+      }
+    }
+}
+
 /// attn.local_store of an #attn.mma tile of 16-bit elements: each thread
-/// writes its pairs (one 4-byte store each) at their swizzled places.
+/// writes its pairs (one 4-byte store each) at their places.
 struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -784,35 +831,17 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
     if (!mma || type.getElementType().getIntOrFloatBitWidth() != 16)
       return rewriter.notifyMatchFailure(op, "not a 16-bit #attn.mma tile");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Type elt = type.getElementType();
-    WarpMMA warp = makeWarpMMA(b, op, elt);
-    Value smem = getSharedBase(b);
-    Value base = adaptor.getDest().front();
     ValueRange values = adaptor.getValue();
-    MmaTile tile(mma, type.getShape());
-    ThreadIds ids = getThreadIds(b, op);
-    bool blocked = cast<SwizzledSharedLayoutAttr>(
-                       op.getDest().getType().getLayout())
-                       .getBlocked();
-    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
-      for (int64_t half = 0; half < 2; ++half) {
-        Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
-        for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
-          Value off = warp.sharedOffset(row, i32(b, 8 * nt), type.getDimSize(1),
-                                        type.getDimSize(0), blocked);
-          off = arith::AddIOp::create(
-              b, arith::AddIOp::create(b, base, off),
-              arith::MulIOp::create(b, ids.quadLane, i32(b, 4)));
-          Value v = packPair(b, values[tile.index(mt, nt, 2 * half)],
-                             values[tile.index(mt, nt, 2 * half + 1)]);
-          Value ptr = LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(), smem,
-                                          ArrayRef<LLVM::GEPArg>{off});
-          LLVM::StoreOp::create(b, v, ptr, /*alignment=*/4);
-        }
-      }
+    Attribute layout = op.getDest().getType().getLayout();
+    forEachPair(b, op, type, layout, adaptor.getDest().front(),
+                [&](int64_t i, Value ptr) {
+                  LLVM::StoreOp::create(b, packPair(b, values[i], values[i + 1]),
+                                        ptr, /*alignment=*/4);
+                });
     // Ordinary stores that wgmma will read (blocked tiles) need a proxy
     // fence by each writing thread, like cp.async (AsyncWaitLowering).
-    if (blocked)
+    auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout);
+    if (swizzled && swizzled.getBlocked())
       fenceAsyncProxy(b);
     rewriter.eraseOp(op);
     return success();
@@ -820,61 +849,26 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
 };
 
 /// attn.local_load into an #attn.mma tile of 16-bit elements: each thread
-/// reads its pairs (one 4-byte load each) from their places in the
-/// buffer's layout, the mirror of LocalStoreLowering. Swizzled rows are
-/// conflict-free (the eight rows of a quad column read eight chunks); in
-/// #attn.unswizzled rows of 2C bytes they conflict 2-way where C is an odd
-/// multiple of 16 (80, 112, 176 columns), 4-way at an odd multiple of 32
-/// (96): attn-stage-loads picks the swizzled layout where C is a multiple
-/// of 64.
+/// reads its pairs (one 4-byte load each) from their places, the mirror of
+/// LocalStoreLowering.
 struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
-    auto mma = cast<MmaLayoutAttr>(type.getEncoding());
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Type elt = type.getElementType();
-    WarpMMA warp = makeWarpMMA(b, op, elt);
-    Value smem = getSharedBase(b);
-    Value base = adaptor.getSource().front();
-    MmaTile tile(mma, type.getShape());
-    ThreadIds ids = getThreadIds(b, op);
-    Attribute layout = op.getSource().getType().getLayout();
-    auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout);
-    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-    SmallVector<Value> values(tile.size());
-    Value lane = arith::MulIOp::create(b, ids.quadLane, i32(b, 4));
-    for (int64_t mt = 0; mt < tile.mTiles; ++mt)
-      for (int64_t half = 0; half < 2; ++half) {
-        Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
-        Value rowStart;
-        if (!swizzled)
-          rowStart = arith::AddIOp::create(
-              b, arith::AddIOp::create(b, base, lane),
-              arith::MulIOp::create(b, row, i32(b, 2 * cols)));
-        for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
-          Value off;
-          if (swizzled)
-            off = arith::AddIOp::create(
-                b,
-                arith::AddIOp::create(
-                    b, base,
-                    warp.sharedOffset(row, i32(b, 8 * nt), cols, rows,
-                                      swizzled.getBlocked())),
-                lane);
-          else
-            off = arith::AddIOp::create(b, rowStart, i32(b, 16 * nt));
-          Value ptr = LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(),
-                                          smem, ArrayRef<LLVM::GEPArg>{off});
-          Value pair = LLVM::LoadOp::create(b, b.getI32Type(), ptr,
-                                            /*alignment=*/4);
-          auto [lo, hi] = unpackPair(b, elt, pair);
-          values[tile.index(mt, nt, 2 * half)] = lo;
-          values[tile.index(mt, nt, 2 * half + 1)] = hi;
-        }
-      }
+    SmallVector<Value> values(
+        MmaTile(cast<MmaLayoutAttr>(type.getEncoding()), type.getShape())
+            .size());
+    forEachPair(b, op, type, op.getSource().getType().getLayout(),
+                adaptor.getSource().front(), [&](int64_t i, Value ptr) {
+                  Value pair = LLVM::LoadOp::create(b, b.getI32Type(), ptr,
+                                                    /*alignment=*/4);
+                  std::tie(values[i], values[i + 1]) =
+                      unpackPair(b, elt, pair);
+                });
     rewriter.replaceOpWithMultiple(op, {values});
     return success();
   }

@@ -219,7 +219,10 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       read it from there (`attn.local_load`) instead of waiting for global
       memory in the softmax. TMA needs the tensor's pointer and strides at
       multiples of 16 bytes (for a [.., Nq, Nk] bias: Nk a multiple of 8
-      at 16 bits); the runtime refuses other tensors with a message.
+      at 16 bits): the kernel compiled without the staging ships beside it
+      as its TMA fallback, which the runtime launches for other tensors.
+      The configuration passes set it for a 16-bit bias of a
+      warp-specialized kernel (`withKeyLengthSchedule`).
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
