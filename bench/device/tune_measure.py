@@ -202,7 +202,11 @@ def measure_key(report, kernels, n, top, rounds, reps, device, env, log, confirm
     t0 = time.time()
     gqa = key["gqa"] if key["gqa"] > 1 else 1
     hq, hkv = run.static_heads(meta)
-    odd = (2, hq or 4 * gqa, hkv or (hq or 4 * gqa) // gqa, 333, 517)  # no length a multiple of a block
+    # No length a multiple of a block. With a bias, 520 keys: a staged
+    # bias (stage_loads) is copied by TMA, whose rows must be a multiple of
+    # 16 bytes, and attn-tune compiles no TMA fallbacks.
+    nk = 520 if meta.mods and "bias" in meta.mods else 517
+    odd = (2, hq or 4 * gqa, hkv or (hq or 4 * gqa) // gqa, 333, nk)
     seed = int.from_bytes(os.urandom(4), "little")
     summary["check_seed"] = seed
     inputs, ref = check_inputs(meta, odd, seed, device)

@@ -29,8 +29,11 @@ compileOnce(ModuleOp module, const GPUPipelineOptions &options,
             bool withCubin);
 
 /// Whether a kernel's launch metadata has a tensor map over a buffer that
-/// is not Q, K or V: a tile that attn-stage-loads staged (a bias), whose
-/// tensor the unstaged kernel reads without TMA's 16-byte rules.
+/// it reads and that is not Q, K or V: a tile that attn-stage-loads staged
+/// (a bias), whose tensor the unstaged kernel reads without TMA's 16-byte
+/// rules. An output's map (attn-stage-stores) needs no fallback: its
+/// register stores ask the same of the output (16-byte pieces: a 16-byte
+/// aligned pointer and strides, the buffer's "align").
 static bool stagesLoads(DictionaryAttr launch) {
   auto maps = launch ? launch.getAs<ArrayAttr>("tensor_maps") : ArrayAttr();
   auto buffers = launch ? launch.getAs<ArrayAttr>("buffers") : ArrayAttr();
@@ -38,7 +41,10 @@ static bool stagesLoads(DictionaryAttr launch) {
     return false;
   for (Attribute attr : maps) {
     int64_t i = cast<DictionaryAttr>(attr).getAs<IntegerAttr>("buffer").getInt();
-    auto roles = cast<DictionaryAttr>(buffers[i]).getAs<ArrayAttr>("roles");
+    auto buffer = cast<DictionaryAttr>(buffers[i]);
+    if (buffer.getAs<StringAttr>("access").getValue() == "write")
+      continue;
+    auto roles = buffer.getAs<ArrayAttr>("roles");
     for (Attribute role : roles) {
       StringRef r = cast<StringAttr>(role).getValue();
       if (r != "q" && r != "k" && r != "v")

@@ -162,6 +162,10 @@ void mlir::attn::buildAttnToKernelsPipeline(
   pm.addPass(createAttnStageLoads(staging));
   pm.addPass(createAttnStageShared());
   pm.addPass(createAttnWarpSpecialize());
+  AttnStageStoresOptions storing;
+  storing.staging = options.stageLoads;
+  storing.maxSharedBytes = getMaxSharedBytes(options.chip);
+  pm.addPass(createAttnStageStores(storing));
   pm.addPass(createAttnPipeline());
   pm.addPass(createAttnPrefetchLoads());
   AttnAllocateSharedOptions shared;

@@ -23,7 +23,8 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                             /*rescale_slack=*/0,
                             /*async_pv=*/warpSpecialize && overlapSoftmax &&
                                 asyncPV,
-                            /*prefetch_loads=*/false, /*stage_loads=*/false);
+                            /*prefetch_loads=*/false, /*stage_loads=*/false,
+                            /*stage_stores=*/false);
 }
 
 std::string TuningCandidate::str() const {

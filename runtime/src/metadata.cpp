@@ -608,8 +608,9 @@ bool DescReader::readBox(const Json &v, const std::string &path,
   return true;
 }
 
-/// {"buffer": index, "box": [...], "swizzle": bytes}: a read-only buffer of
-/// rank >= 2 (every element type a buffer can have has a TMA data type).
+/// {"buffer": index, "box": [...], "swizzle": bytes}: a buffer of rank >= 2
+/// (every element type a buffer can have has a TMA data type) that the
+/// kernel reads with TMA copies or, an output, writes with TMA stores.
 bool DescReader::readTensorMap(const Json &v, const std::string &path,
                                const attn_kernel_desc &d,
                                attn_tensor_map_desc &m) {
@@ -635,10 +636,6 @@ bool DescReader::readTensorMap(const Json &v, const std::string &path,
   std::string bufferPath = JsonDocument::childPath(path, "buffer");
   std::string which =
       "buffers[" + std::to_string(buffer) + "] (" + b.name + ")";
-  if (b.writes)
-    return failAt(bufferPath, which + " is written (access \"write\"); a "
-                                      "tensor map is for a buffer the "
-                                      "kernel only reads");
   if (b.rank < 2)
     return failAt(bufferPath, which + " has rank " + std::to_string(b.rank) +
                                   "; a tensor map needs rank 2 or more");

@@ -13,8 +13,8 @@
 // does not depend on it.
 
 // CHECK-LABEL: func.func @causal_dynamic
-// SHORT: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
-// LONG: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
+// SHORT: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8, stage_stores = true>
+// LONG: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8, stage_stores = true>
 func.func @causal_dynamic(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -33,7 +33,7 @@ func.func @causal_d256_dynamic(%q: memref<?x?x?x256xbf16>) {
 // A static key length of 256 is short whatever seq-len says (and takes
 // the short-key schedule, peel_last_block, default-config-short-keys.mlir).
 // CHECK-LABEL: func.func @causal_static_short
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true, stage_stores = true>
 func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
                  outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -42,7 +42,7 @@ func.func @causal_static_short(%q: memref<2x4x256x128xf16>) {
 
 // And 16384 long.
 // CHECK-LABEL: func.func @causal_static_long
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8, stage_stores = true>
 func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>, memref<1x4x16384x128xf16>)
                  outs(%q : memref<1x4x16384x128xf16>) {mask = #attn.mask<causal, top_left>}
@@ -52,14 +52,14 @@ func.func @causal_static_long(%q: memref<1x4x16384x128xf16>) {
 // Both alignments and both element types (each checked and timed on the
 // device, results/h200/2026-12-02-persistent-causal.md).
 // CHECK-LABEL: func.func @causal_short_top_left
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true, stage_stores = true>
 func.func @causal_short_top_left(%q: memref<2x4x256x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xf16>, memref<2x4x256x128xf16>, memref<2x4x256x128xf16>)
                  outs(%q : memref<2x4x256x128xf16>) {mask = #attn.mask<causal, top_left>}
   return
 }
 // CHECK-LABEL: func.func @causal_short_bf16
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true, stage_stores = true>
 func.func @causal_short_bf16(%q: memref<2x4x256x128xbf16>) {
   attn.attention ins(%q, %q, %q : memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>, memref<2x4x256x128xbf16>)
                  outs(%q : memref<2x4x256x128xbf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -68,7 +68,7 @@ func.func @causal_short_bf16(%q: memref<2x4x256x128xbf16>) {
 
 // Longer than 8192 keys, one CTA per tile.
 // CHECK-LABEL: func.func @causal_bf16_top_left_long
-// CHECK: gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>, mask
+// CHECK: gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8, stage_stores = true>, mask
 func.func @causal_bf16_top_left_long(%q: memref<1x4x9000x128xbf16>) {
   attn.attention ins(%q, %q, %q : memref<1x4x9000x128xbf16>, memref<1x4x9000x128xbf16>, memref<1x4x9000x128xbf16>)
                  outs(%q : memref<1x4x9000x128xbf16>) {mask = #attn.mask<causal, top_left>}
@@ -76,7 +76,7 @@ func.func @causal_bf16_top_left_long(%q: memref<1x4x9000x128xbf16>) {
 }
 
 // CHECK-LABEL: func.func @unmasked
-// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
+// CHECK: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8, stage_stores = true>
 func.func @unmasked(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>)

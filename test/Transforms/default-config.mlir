@@ -34,7 +34,7 @@ func.func @fills_config(%q: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
 // (A static key length of 16: the short-key schedule, peel_last_block.)
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true, stage_stores = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 // Without a chip (the CPU) there are no GPU knobs to choose.
 // CPU-NOT: gpu_config
@@ -105,7 +105,7 @@ func.func @head_dim_128_window(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_causal_bottom_right
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8, stage_stores = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -117,7 +117,7 @@ func.func @head_dim_128_causal_bottom_right(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_causal_top_left
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8, stage_stores = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, reverse_kv = true>
 func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -130,7 +130,7 @@ func.func @head_dim_128_causal_top_left(%q: memref<?x?x?x128xf16>) {
 // CHECK-LABEL: func.func @head_dim_128_no_lse
 // CHECK: attn.attention
 // NOT90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 4, stages = 2>
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8, stage_stores = true>
 // SM80-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true>
 func.func @head_dim_128_no_lse(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
@@ -195,7 +195,7 @@ func.func @head_dim_256_window(%q: memref<?x?x?x256xf16>) {
 // unmasked), measured so on the device.
 // CHECK-LABEL: func.func @head_dim_128_softcap
 // CHECK: attn.attention
-// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>
+// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, stage_stores = true>
 func.func @head_dim_128_softcap(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {softcap = 30.0 : f64}
@@ -208,7 +208,7 @@ func.func @head_dim_128_softcap(%q: memref<?x?x?x128xf16>) {
 // tiles do not.
 // CHECK-LABEL: func.func @head_dim_128_bias
 // CHECK: attn.attention
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, stage_loads = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, stage_loads = true, stage_stores = true>
 // SM80-SAME: config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>
 func.func @head_dim_128_bias(%q: memref<?x?x?x128xf16>, %b: memref<?x?x?x?xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>) bias(%b : memref<?x?x?x?xf16>)

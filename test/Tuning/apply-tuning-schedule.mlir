@@ -10,7 +10,7 @@
 // RUN: attn-opt %s --attn-apply-tuning="db=%t/db.sqlite chip=sm_90a" | FileCheck %s
 
 // CHECK-LABEL: func.func @plain_long
-// CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 176, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true>}
+// CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 176, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true, stage_stores = true>}
 func.func @plain_long(%q: memref<1x16x4096x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>)
                  outs(%q : memref<1x16x4096x128xf16>)
@@ -18,7 +18,7 @@ func.func @plain_long(%q: memref<1x16x4096x128xf16>) {
 }
 
 // CHECK-LABEL: func.func @causal_long
-// CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 144, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8>
+// CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 144, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8, stage_stores = true>
 func.func @causal_long(%q: memref<1x16x4096x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>)
                  outs(%q : memref<1x16x4096x128xf16>) {mask = #attn.mask<causal, bottom_right>}
@@ -26,7 +26,7 @@ func.func @causal_long(%q: memref<1x16x4096x128xf16>) {
 }
 
 // CHECK-LABEL: func.func @causal_short
-// CHECK: attn.tuning = "db exact 1024", config = #attn.tile_config<block_m = 128, block_n = 144, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true>
+// CHECK: attn.tuning = "db exact 1024", config = #attn.tile_config<block_m = 128, block_n = 144, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, peel_last_block = true, stage_stores = true>
 func.func @causal_short(%q: memref<1x16x1024x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<1x16x1024x128xf16>, memref<1x16x1024x128xf16>, memref<1x16x1024x128xf16>)
                  outs(%q : memref<1x16x1024x128xf16>) {mask = #attn.mask<causal, bottom_right>}

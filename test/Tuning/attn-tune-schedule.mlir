@@ -27,7 +27,7 @@
 // CHECK: "ns": [
 // CHECK-NEXT: 512
 // CHECK-NEXT: ],
-// CHECK: "scheduled_gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, peel_last_block = true>",
+// CHECK: "scheduled_gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, peel_last_block = true, stage_stores = true>",
 // CHECK: "candidate": "wgmma 128x128 w8 s2 ws overlap @n4096",
 // CHECK: "cost_by_n": {
 // CHECK-NEXT: "4096": {{.*}}
@@ -38,7 +38,7 @@
 // CHECK: "ns": [
 // CHECK-NEXT: 4096
 // CHECK-NEXT: ],
-// CHECK: "scheduled_gpu_config": "#attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8>",
+// CHECK: "scheduled_gpu_config": "#attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, rescale_slack = 8, stage_stores = true>",
 
 // FILES: attn__c0.json
 // FILES: attn__c0v1.json

@@ -108,7 +108,8 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
       if (result.getDimSize(1) % 16 != 0 || k % 16 != 0)
         return fail("mma.sync m16n8k16 products need N and K multiples of 16");
     }
-    if (isa<TmaCopyOp, WarpSpecializeOp>(op) && chip != "sm_90a")
+    if (isa<TmaCopyOp, TmaStoreOp, TmaStoreWaitOp, WarpSpecializeOp>(op) &&
+        chip != "sm_90a")
       return fail("TMA and warp specialization need chip=sm_90a");
     if (auto store = dyn_cast<LocalStoreOp>(op))
       if (!isa<MmaLayoutAttr>(

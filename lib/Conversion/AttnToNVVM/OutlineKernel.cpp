@@ -265,6 +265,12 @@ static std::pair<bool, int64_t> accessOf(ProgramOp program, Value buffer) {
         views.push_back(view.getResult());
       else if (isa<AsyncCopyOp, TmaCopyOp>(user))
         align = std::max<int64_t>(align, 16);
+      else if (isa<TmaStoreOp>(user)) {
+        // What TMA asks of the tensor (the runtime checks it with the
+        // tensor map too).
+        writes = true;
+        align = std::max<int64_t>(align, 16);
+      }
       else if (auto store = dyn_cast<StoreOp>(user)) {
         writes = true;
         RankedTensorType tile = store.getValue().getType();
@@ -350,6 +356,15 @@ struct TensorMap {
 static SmallVector<TensorMap> tensorMapsOf(ProgramOp program,
                                            ArrayRef<Value> args) {
   SmallVector<TensorMap> maps;
+  // A TMA store's box: a consumer warpgroup's 64 rows of 64-column blocks
+  // in the 128-byte swizzle.
+  program.walk([&](TmaStoreOp store) {
+    unsigned arg = llvm::find(args, store.getDest()) - args.begin();
+    if (llvm::any_of(maps, [&](const TensorMap &m) { return m.arg == arg; }))
+      return;
+    int64_t bytes = store.getDest().getType().getElementTypeBitWidth() / 8;
+    maps.push_back({arg, 64, bytes, 128 / bytes, 128});
+  });
   program.walk([&](TmaCopyOp copy) {
     unsigned arg = llvm::find(args, copy.getSource()) - args.begin();
     int64_t rows = copy.getDest().getType().getShape()[0];
@@ -549,7 +564,13 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   for (Operation &op : program.getBody().front())
     b.clone(op, mapping);
   gpu::ReturnOp::create(b, program.getLoc());
-  // Each TMA copy reads through its buffer's descriptor.
+  // Each TMA store writes through its buffer's descriptor, each TMA copy
+  // reads through its own.
+  kernel.walk([&](TmaStoreOp store) {
+    for (auto [i, map] : llvm::enumerate(maps))
+      if (store.getDest() == mapping.lookup(args[map.arg]))
+        store.getTensorMapMutable().assign(entry.getArgument(args.size() + i));
+  });
   kernel.walk([&](TmaCopyOp copy) {
     for (auto [i, map] : llvm::enumerate(maps))
       if (copy.getSource() == mapping.lookup(args[map.arg]) &&

@@ -1,7 +1,7 @@
 //===- WarpSpecializeToNVVM.cpp - TMA, mbarriers, producer/consumer -------===//
 //
-// attn.mbarrier_* and attn.tma_copy become the NVVM mbarrier and
-// cp.async.bulk.tensor ops (the barriers are 8-byte words in the
+// attn.mbarrier_*, attn.tma_copy and attn.tma_store(_wait) become the NVVM
+// mbarrier and cp.async.bulk(.tensor) ops (the barriers are 8-byte words in the
 // program's dynamic shared memory, at the offset attn-allocate-shared
 // gave); attn.warp_specialize becomes a branch on the thread id with the
 // setmaxnreg of each side, its consumers' barriers named barriers among the
@@ -23,6 +23,9 @@ static constexpr int64_t kConsumerBarrier = 1;
 /// Consumer warpgroup w waits for its turn at named barrier kTurnBarrier +
 /// w, which the warpgroup before it arrives at (256 threads: the two).
 static constexpr int64_t kTurnBarrier = 2;
+/// Consumer warpgroup w's own barrier (its 128 threads) around its TMA
+/// stores: kStoreBarrier + w, after the turn barriers' (16 in all).
+static constexpr int64_t kStoreBarrier = 8;
 
 /// A shared-memory pointer to byte `offset` (i32) of the dynamic shared
 /// memory.
@@ -171,6 +174,100 @@ struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
   }
 };
 
+/// Branches to `body` in the first thread of the executing consumer
+/// warpgroup (`tid`: the thread id, i32).
+static void inWarpgroupLeader(ImplicitLocOpBuilder &b, Value tid,
+                              function_ref<void(ImplicitLocOpBuilder &)> body) {
+  Value lane = arith::RemUIOp::create(b, tid, i32(b, 128));
+  Value leader =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, i32(b, 0));
+  auto ifOp = scf::IfOp::create(b, leader, /*withElseRegion=*/false);
+  ImplicitLocOpBuilder ib(b.getLoc(), b);
+  ib.setInsertionPointToStart(ifOp.thenBlock());
+  body(ib);
+}
+
+/// The warpgroup's 128 threads meet at its store barrier; then its first
+/// thread issues one box per 64-column block of the warpgroup's 64 rows
+/// (#attn.swizzled<blocked>: block c of an [R, C] tile is R rows of 128
+/// bytes at c x 128 R; warpgroup w's rows start 64 x 128 w bytes into it,
+/// a multiple of the swizzle's 1024-byte atom) and commits them as one
+/// bulk group. The threads' writes (attn.local_store) were fenced for the
+/// async proxy before the barrier.
+struct TmaStoreLowering : public OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (adaptor.getTensorMap().empty())
+      return op.emitOpError()
+             << "has no TMA descriptor: only a store into a kernel buffer "
+                "(outlined by convert-attn-tile-to-nvvm) has one";
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    SharedBufferType source = op.getSource().getType();
+    int64_t rows = source.getShape()[0], cols = source.getShape()[1];
+    int64_t eltBytes = source.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t boxCols = 128 / eltBytes;
+    Value tid = threadId(b);
+    Value wg = arith::DivUIOp::create(b, tid, i32(b, 128));
+    NVVM::BarrierOp::create(b, Type(),
+                            arith::AddIOp::create(b, wg, i32(b, kStoreBarrier)),
+                            i32(b, 128), {}, Value());
+    SmallVector<Value> idx;
+    for (ValueRange v : adaptor.getIndices())
+      idx.push_back(toI32(b, v.front()));
+    Value tmap = adaptor.getTensorMap().front();
+    Value src = adaptor.getSource().front();
+    inWarpgroupLeader(b, tid, [&](ImplicitLocOpBuilder &ib) {
+      Value wgRows = arith::MulIOp::create(ib, wg, i32(ib, 64));
+      Value wgBytes = arith::MulIOp::create(ib, wg, i32(ib, 64 * 128));
+      for (int64_t block = 0; block * boxCols < cols; ++block) {
+        // Coordinates innermost first: the block's column, the
+        // warpgroup's first row, then the outer indices.
+        SmallVector<Value> coords;
+        coords.push_back(arith::AddIOp::create(ib, idx.back(),
+                                               i32(ib, block * boxCols)));
+        coords.push_back(
+            arith::AddIOp::create(ib, idx[idx.size() - 2], wgRows));
+        for (int64_t d = idx.size() - 3; d >= 0; --d)
+          coords.push_back(idx[d]);
+        Value offset = arith::AddIOp::create(
+            ib, arith::AddIOp::create(ib, src, wgBytes),
+            i32(ib, block * rows * 128));
+        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+            ib, tmap, sharedPointer(ib, offset), coords,
+            /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+            /*predicate=*/Value());
+      }
+      NVVM::CpAsyncBulkCommitGroupOp::create(ib);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The warpgroup's first thread (the one that issued its stores) waits
+/// until they have read shared memory; the warpgroup's barrier tells the
+/// others.
+struct TmaStoreWaitLowering : public OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value tid = threadId(b);
+    inWarpgroupLeader(b, tid, [&](ImplicitLocOpBuilder &ib) {
+      NVVM::CpAsyncBulkWaitGroupOp::create(ib, 0, ib.getUnitAttr());
+    });
+    Value wg = arith::DivUIOp::create(b, tid, i32(b, 128));
+    NVVM::BarrierOp::create(b, Type(),
+                            arith::AddIOp::create(b, wg, i32(b, kStoreBarrier)),
+                            i32(b, 128), {}, Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct WarpSpecializeLowering : public OpConversionPattern<WarpSpecializeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -268,6 +365,7 @@ struct WarpSpecializeLowering : public OpConversionPattern<WarpSpecializeOp> {
 void nvgpu::populateWarpSpecializeToNVVMPatterns(TileTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns.add<MBarrierAllocLowering, MBarrierWaitLowering,
-               MBarrierArriveLowering, TmaCopyLowering, WarpSpecializeLowering>(
+               MBarrierArriveLowering, TmaCopyLowering, TmaStoreLowering,
+               TmaStoreWaitLowering, WarpSpecializeLowering>(
       converter, patterns.getContext());
 }

@@ -557,3 +557,8 @@ func.func private @async_pv_peel() attributes {c = #attn.gpu_config<wgmma = true
 
 // expected-error @+1 {{stage_loads copies tiles with the TMA producer and needs warp_specialize}}
 func.func private @stage_loads_alone() attributes {c = #attn.gpu_config<wgmma = true, stage_loads = true>}
+
+// -----
+
+// expected-error @+1 {{stage_stores stores the output with TMA per consumer warpgroup and needs warp_specialize}}
+func.func private @stage_stores_alone() attributes {c = #attn.gpu_config<wgmma = true, stage_stores = true>}

@@ -96,3 +96,75 @@ func.func @turn_outside_consumers(%n: index) {
   }
   return
 }
+
+// -----
+
+!obuf = !attn.shared<128x64xf16, #attn.swizzled<blocked>>
+func.func @tma_store_outside_consumers(%o: memref<?x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  attn.program (%m, %bh) in (%n, %n) buffers(o = %o : memref<?x64xf16>) {
+    %buf = attn.local_alloc : !obuf
+    attn.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_registers = 24 : i64, consumer_registers = 232 : i64} producer {
+      // expected-error @+1 {{is issued per consumer warpgroup: it must be inside the consumers region of attn.warp_specialize}}
+      attn.tma_store %buf into %o[%c0, %c0] : !obuf, memref<?x64xf16>
+    } consumers {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @tma_store_unblocked(%o: memref<?x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  attn.program (%m, %bh) in (%n, %n) buffers(o = %o : memref<?x64xf16>) {
+    %buf = attn.local_alloc : !attn.shared<128x64xf16, #attn.unswizzled>
+    attn.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_registers = 24 : i64, consumer_registers = 232 : i64} producer {
+    } consumers {
+      // expected-error @+1 {{the source needs #attn.swizzled<blocked>}}
+      attn.tma_store %buf into %o[%c0, %c0] : !attn.shared<128x64xf16, #attn.unswizzled>, memref<?x64xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @tma_store_rows(%o: memref<?x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  attn.program (%m, %bh) in (%n, %n) buffers(o = %o : memref<?x64xf16>) {
+    %buf = attn.local_alloc : !attn.shared<96x64xf16, #attn.swizzled<blocked>>
+    attn.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_registers = 24 : i64, consumer_registers = 232 : i64} producer {
+    } consumers {
+      // expected-error @+1 {{stores 64 rows per consumer warpgroup: the tile's rows must be a multiple of 64, got 96}}
+      attn.tma_store %buf into %o[%c0, %c0] : !attn.shared<96x64xf16, #attn.swizzled<blocked>>, memref<?x64xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+!obuf = !attn.shared<128x64xf16, #attn.swizzled<blocked>>
+func.func @tma_store_types(%o: memref<?x64xbf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  attn.program (%m, %bh) in (%n, %n) buffers(o = %o : memref<?x64xbf16>) {
+    %buf = attn.local_alloc : !obuf
+    attn.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_registers = 24 : i64, consumer_registers = 232 : i64} producer {
+    } consumers {
+      // expected-error @+1 {{element types differ: 'f16' vs 'bf16'}}
+      attn.tma_store %buf into %o[%c0, %c0] : !obuf, memref<?x64xbf16>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @tma_store_wait_outside_consumers(%n: index) {
+  attn.program (%m, %bh) in (%n, %n) {
+    // expected-error @+1 {{waits for a consumer warpgroup's TMA stores: it must be inside the consumers region of attn.warp_specialize}}
+    attn.tma_store_wait
+  }
+  return
+}

@@ -104,7 +104,7 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                       bool warpSpecialize, bool pingPong, bool,
                       unsigned fmaExp2, bool peelLastBlock,
                       unsigned rescaleSlack, bool asyncPV, bool,
-                      bool stageLoads) {
+                      bool stageLoads, bool stageStores) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -131,6 +131,11 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
   if (stageLoads && !warpSpecialize)
     return emitError() << "stage_loads copies tiles with the TMA producer "
                           "and needs warp_specialize";
+  // The staged output's TMA stores are issued per consumer warpgroup,
+  // which only warp specialization has.
+  if (stageStores && !warpSpecialize)
+    return emitError() << "stage_stores stores the output with TMA per "
+                          "consumer warpgroup and needs warp_specialize";
   return success();
 }
 

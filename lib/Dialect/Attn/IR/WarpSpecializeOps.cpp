@@ -58,6 +58,57 @@ LogicalResult TmaCopyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// TmaStoreOp, TmaStoreWaitOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` is inside the consumers region of an attn.warp_specialize.
+static bool inConsumers(Operation *op) {
+  auto ws = op->getParentOfType<WarpSpecializeOp>();
+  return ws && ws.getConsumers().isAncestor(op->getParentRegion());
+}
+
+LogicalResult TmaStoreOp::verify() {
+  SharedBufferType source = getSource().getType();
+  MemRefType dest = getDest().getType();
+  if (source.getRank() != 2)
+    return emitOpError() << "stores one 2-D tile, got " << source;
+  if (dest.getRank() < 2 || dest.getRank() > 5)
+    return emitOpError() << "stores into a buffer of rank 2 to 5 (what a TMA "
+                            "descriptor describes), got "
+                         << dest;
+  if (getIndices().size() != static_cast<size_t>(dest.getRank()))
+    return emitOpError() << "expected " << dest.getRank() << " indices for "
+                         << dest << ", got " << getIndices().size();
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError() << "element types differ: " << source.getElementType()
+                         << " vs " << dest.getElementType();
+  auto layout = dyn_cast<SwizzledSharedLayoutAttr>(source.getLayout());
+  if (!layout || !layout.getBlocked())
+    return emitOpError() << "reads 64-column blocks with the 128-byte "
+                            "swizzle: the source needs "
+                            "#attn.swizzled<blocked>, got "
+                         << source;
+  // Each consumer warpgroup stores its 64 rows.
+  if (source.getShape()[0] % 64 != 0)
+    return emitOpError() << "stores 64 rows per consumer warpgroup: the "
+                            "tile's rows must be a multiple of 64, got "
+                         << source.getShape()[0];
+  if (!inConsumers(*this))
+    return emitOpError() << "is issued per consumer warpgroup: it must be "
+                            "inside the consumers region of "
+                            "attn.warp_specialize";
+  return success();
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  if (!inConsumers(*this))
+    return emitOpError() << "waits for a consumer warpgroup's TMA stores: it "
+                            "must be inside the consumers region of "
+                            "attn.warp_specialize";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // WarpSpecializeOp
 //===----------------------------------------------------------------------===//
 
@@ -83,12 +134,6 @@ LogicalResult WarpSpecializeOp::verify() {
 //===----------------------------------------------------------------------===//
 // TurnWaitOp, TurnSignalOp
 //===----------------------------------------------------------------------===//
-
-/// Whether `op` is inside the consumers region of an attn.warp_specialize.
-static bool inConsumers(Operation *op) {
-  auto ws = op->getParentOfType<WarpSpecializeOp>();
-  return ws && ws.getConsumers().isAncestor(op->getParentRegion());
-}
 
 static LogicalResult verifyTurn(Operation *op) {
   if (!inConsumers(op))

@@ -63,7 +63,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
                            /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false,
                            /*rescale_slack=*/0, /*async_pv=*/false,
-                           /*prefetch_loads=*/false, /*stage_loads=*/false)};
+                           /*prefetch_loads=*/false, /*stage_loads=*/false,
+                           /*stage_stores=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -283,13 +284,42 @@ static GpuConfigAttr withStagedBias(GpuConfigAttr gpu, AttentionOp op) {
       gpu.getLoopLocalIds(), gpu.getWgmma(), gpu.getOverlapSoftmax(),
       gpu.getWarpSpecialize(), gpu.getPingPong(), gpu.getPersistent(),
       gpu.getFmaExp2(), gpu.getPeelLastBlock(), gpu.getRescaleSlack(),
-      gpu.getAsyncPv(), gpu.getPrefetchLoads(), /*stage_loads=*/true);
+      gpu.getAsyncPv(), gpu.getPrefetchLoads(), /*stage_loads=*/true,
+      gpu.getStageStores());
+}
+
+/// `gpu` with `stage_stores` for a warp-specialized kernel whose output
+/// has 16-bit elements and Dv = 128; attn-stage-stores then stages the
+/// output where its buffer fits beside the others (the short-row
+/// variants: 128 x 128, the bias kernels; not 128 x 176 or 128 x 192).
+/// Against the register stores, interleaved (results/h200/
+/// 2026-12-04-session19-r2-tma-store.json), N = 512 / 1024 / 2048 / 4096:
+/// f16 D = 128 unmasked 1.013 / 1.011 / 0.997 / 1.006, bf16 0.984 [0.954,
+/// 1.017] / 1.011 / 1.000 / 1.000, f16 causal bottom-right 0.991 / 1.010 /
+/// 1.003 / 0.994; D = 64 0.969 [0.928, 1.013] / 1.002 / 0.990 / 1.003 (f16
+/// unmasked) and 0.996 / 1.005 / 0.996 / 1.003 (bf16 causal top-left),
+/// so not there. What the epilogue costs at short rows (up to 9% at
+/// N = 512, run 1) is its bytes, which TMA writes all the same.
+static GpuConfigAttr withStagedStores(GpuConfigAttr gpu, AttentionOp op) {
+  if (!gpu || !gpu.getWarpSpecialize() || gpu.getStageStores())
+    return gpu;
+  auto out = cast<ShapedType>(op.getOutput().getType());
+  if (out.getElementTypeBitWidth() != 16 ||
+      out.getDimSize(out.getRank() - 1) != 128)
+    return gpu;
+  return GpuConfigAttr::get(
+      gpu.getContext(), gpu.getLazyRescale(), gpu.getReverseKv(),
+      gpu.getLoopLocalIds(), gpu.getWgmma(), gpu.getOverlapSoftmax(),
+      gpu.getWarpSpecialize(), gpu.getPingPong(), gpu.getPersistent(),
+      gpu.getFmaExp2(), gpu.getPeelLastBlock(), gpu.getRescaleSlack(),
+      gpu.getAsyncPv(), gpu.getPrefetchLoads(), gpu.getStageLoads(),
+      /*stage_stores=*/true);
 }
 
 GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
                                                 AttentionOp op,
                                                 int64_t seqLen) {
-  gpu = withStagedBias(gpu, op);
+  gpu = withStagedStores(withStagedBias(gpu, op), op);
   if (!gpu || !gpu.getWarpSpecialize() || !gpu.getOverlapSoftmax() ||
       gpu.getPingPong())
     return gpu;
@@ -334,7 +364,8 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
       gpu.getContext(), lazy, gpu.getReverseKv(), gpu.getLoopLocalIds(),
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peel, slack,
-      gpu.getAsyncPv(), gpu.getPrefetchLoads(), gpu.getStageLoads());
+      gpu.getAsyncPv(), gpu.getPrefetchLoads(), gpu.getStageLoads(),
+      gpu.getStageStores());
 }
 
 namespace {

@@ -223,6 +223,15 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       as its TMA fallback, which the runtime launches for other tensors.
       The configuration passes set it for a 16-bit bias of a
       warp-specialized kernel (`withKeyLengthSchedule`).
+    * `stage_stores` (with `warp_specialize`): the consumers write the
+      output tile (16-bit elements, rows of a multiple of 64 columns) into
+      a shared buffer in the 128-byte swizzle and each warpgroup copies its
+      64 rows out with one TMA store (`attn-stage-stores`,
+      `attn.tma_store`) instead of storing from registers, where the
+      buffer fits in shared memory beside the others (else the register
+      stores stay). The store reads the buffer asynchronously: the next
+      tile of a persistent kernel waits for that read only before writing
+      it again.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -245,7 +254,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"unsigned", "0">:$rescale_slack,
     DefaultValuedParameter<"bool", "false">:$async_pv,
     DefaultValuedParameter<"bool", "false">:$prefetch_loads,
-    DefaultValuedParameter<"bool", "false">:$stage_loads
+    DefaultValuedParameter<"bool", "false">:$stage_loads,
+    DefaultValuedParameter<"bool", "false">:$stage_stores
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -256,7 +266,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
-                   /*stage_loads=*/false);
+                   /*stage_loads=*/false, /*stage_stores=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -265,7 +275,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
-                   /*stage_loads=*/false);
+                   /*stage_loads=*/false, /*stage_stores=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -112,6 +112,54 @@ def Attn_TmaCopyOp : Attn_Op<"tma_copy", [AttrSizedOperandSegments]> {
   }];
 }
 
+def Attn_TmaStoreOp : Attn_Op<"tma_store", [AttrSizedOperandSegments]> {
+  let summary = "Store a shared tile into a buffer with the tensor memory accelerator";
+  let description = [{
+    Copies `source`, a tile the consumer warpgroups wrote (each warpgroup
+    its own 64 rows, in order: the `#attn.mma<version = 3>` rows), into
+    `dest` at `indices` (the tile of `attn.store` semantics; rows and
+    columns outside `dest`'s bounds are not written) with
+    `cp.async.bulk.tensor`: each warpgroup waits until all of its threads
+    have written their rows (a named barrier of the warpgroup) and one of
+    its threads issues the copy of those rows and commits it. The copy
+    reads `source` asynchronously: before the buffer is written again, and
+    before the kernel ends, `attn.tma_store_wait`. `source` must have the
+    `#attn.swizzled<blocked>` layout (64-column blocks, TMA's 128-byte
+    swizzle). Inside the consumers region of `attn.warp_specialize` only.
+
+    The destination is a kernel buffer (an operand of the program); the
+    GPU lowering passes its TMA descriptor (`tensor_map`, added when the
+    kernel is outlined) by value.
+
+    ```mlir
+    attn.local_store %o, %obuf : tensor<128x128xf16, #mma>, !attn.shared<128x128xf16, #attn.swizzled<blocked>>
+    attn.tma_store %obuf into %out[%b, %h, %row, %c0]
+        : !attn.shared<128x128xf16, #attn.swizzled<blocked>>, memref<?x?x?x128xf16>
+    ```
+  }];
+  let arguments = (ins Attn_SharedBuffer:$source, AnyMemRef:$dest,
+                       Variadic<Index>:$indices, Optional<AnyType>:$tensor_map);
+  let assemblyFormat = [{
+    $source `into` $dest `[` $indices `]`
+    (`tensor_map` $tensor_map^ `:` type($tensor_map))? attr-dict `:`
+    qualified(type($source)) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_TmaStoreWaitOp : Attn_Op<"tma_store_wait"> {
+  let summary = "Wait until this warpgroup's TMA stores have read their tiles";
+  let description = [{
+    Blocks the executing consumer warpgroup until every `attn.tma_store`
+    it issued has read its shared tile (`cp.async.bulk.wait_group.read 0`
+    by the thread that issued them, then a named barrier of the
+    warpgroup), so that its threads may write the buffer again. Inside the
+    consumers region of `attn.warp_specialize` only.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
   let summary = "Split a program instance into a producer and consumer warpgroups";

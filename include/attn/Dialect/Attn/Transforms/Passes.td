@@ -495,6 +495,44 @@ def AttnStageLoads : Pass<"attn-stage-loads"> {
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }
 
+def AttnStageStores : Pass<"attn-stage-stores"> {
+  let summary = "Stage a warp-specialized program's output through shared memory for TMA stores";
+  let description = [{
+    For each attn.program whose `#attn.gpu_config` has `stage_stores` and
+    that `attn-warp-specialize` made a producer and consumers: every
+    `attn.store` in the consumers region of a 16-bit tile in the
+    warpgroup accumulator layout (`#attn.mma<version = 3>`: 64 rows per
+    consumer warpgroup), whole rows of a multiple of 64 columns from
+    column 0, becomes `attn.local_store` into a new buffer in the 128-byte
+    swizzle (`#attn.swizzled<blocked>`) and `attn.tma_store` from it
+    (each consumer warpgroup copies its rows once its threads have written
+    them), preceded by `attn.tma_store_wait` (the warpgroup's store of the
+    tile before must have read the buffer) and with one more wait at the
+    end of the consumers region (the CTA's shared memory must outlive the
+    last read). A store whose buffer would take the program over
+    `max-shared-bytes` (placed as attn-allocate-shared places buffers)
+    stays a register store. With `staging=false` nothing is staged: the
+    kernels compiled as TMA fallbacks (docs/gpu-kernels.md).
+
+    ```mlir
+    // before (consumers region)
+    attn.store %o, %out[%b, %h, %row, %c0] : tensor<128x128xf16, #mma>, memref<?x?x?x128xf16>
+    // after
+    attn.tma_store_wait
+    attn.local_store %o, %obuf : tensor<128x128xf16, #mma>, !attn.shared<128x128xf16, #attn.swizzled<blocked>>
+    attn.tma_store %obuf into %out[%b, %h, %row, %c0] : !attn.shared<128x128xf16, #attn.swizzled<blocked>>, memref<?x?x?x128xf16>
+    ```
+  }];
+  let options = [
+    Option<"staging", "staging", "bool", /*default=*/"true",
+           "Stage what stage_stores asks for (false: compile the TMA fallback)">,
+    Option<"maxSharedBytes", "max-shared-bytes", "int64_t",
+           /*default=*/"232448",
+           "Dynamic shared memory a CTA may use on the target (as attn-allocate-shared)">
+  ];
+  let dependentDialects = ["::mlir::attn::AttnDialect"];
+}
+
 def AttnAllocateShared : Pass<"attn-allocate-shared"> {
   let summary = "Place the shared buffers of each program in its dynamic shared memory";
   let description = [{
