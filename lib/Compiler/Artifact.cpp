@@ -94,9 +94,16 @@ mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
                                  "fallback";
     SymbolTable::setSymbolName(func, name);
   }
+  // The fallbacks take the heuristic's configuration for the same key
+  // lengths, not the database's: its entries are measured with the staging,
+  // and the fastest of them hold the bias's tiles in shared memory that
+  // their unstaged forms would hold in registers (20-1160 bytes of spills at
+  // the nineteenth session's bias entries); the heuristic's unstaged bias
+  // kernels have none (test/GPU/ptxas-default-configs.test).
   GPUPipelineOptions unstaged;
   unstaged.copyOptionValuesFrom(options);
   unstaged.stageLoads = false;
+  unstaged.tuningDb = "";
   FailureOr<GPUArtifacts> fallbacks = compileOnce(*source, unstaged, withCubin);
   if (failed(fallbacks))
     return failure();

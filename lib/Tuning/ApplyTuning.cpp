@@ -149,6 +149,8 @@ struct AttnApplyTuningPass
         source = (e.key.nBucket == key->nBucket ? "db exact "
                                                 : "db nearest ") +
                  std::to_string(e.key.nBucket);
+      if (e.key.lse != key->lse)
+        source += " (measured with an LSE output)";
       op->setAttr("attn.tuning", StringAttr::get(ctx, source));
     }
   }

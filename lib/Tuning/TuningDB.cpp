@@ -182,8 +182,9 @@ TuningDB::lookup(const TuningKey &key) {
   std::string sql = std::string("SELECT ") + kColumns +
                     " FROM attn_tuning WHERE winner = 1 AND chip = ? AND "
                     "dtype = ? AND d = ? AND dv = ? AND mask = ? AND mods = ? "
-                    "AND (gqa = ?7 OR ?7 = 0) AND lse = ? ORDER BY gqa != 1, gqa, "
-                    "abs(n_bucket - ?), n_bucket LIMIT 1";
+                    "AND (gqa = ?7 OR ?7 = 0) AND (lse = ?8 OR ?8 = 0) ORDER "
+                    "BY lse != ?8, gqa != 1, gqa, abs(n_bucket - ?), n_bucket "
+                    "LIMIT 1";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return failure(path, sqlite3_errmsg(db));
@@ -204,7 +205,8 @@ TuningDB::entriesOf(const TuningKey &key) {
   std::string sql = std::string("SELECT ") + kColumns +
                     " FROM attn_tuning WHERE chip = ? AND dtype = ? AND d = ? "
                     "AND dv = ? AND mask = ? AND mods = ? AND (gqa = ?7 OR ?7 "
-                    "= 0) AND lse = ? ORDER BY gqa != 1, gqa, n_bucket, rowid";
+                    "= 0) AND (lse = ?8 OR ?8 = 0) ORDER BY lse != ?8, gqa != "
+                    "1, gqa, n_bucket, rowid";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return failure(path, sqlite3_errmsg(db));
@@ -213,8 +215,9 @@ TuningDB::entriesOf(const TuningKey &key) {
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     TuningEntry e = readRow(stmt);
-    // One GQA group: the first one the order gives.
-    if (!out.empty() && e.key.gqa != out.front().key.gqa)
+    // One GQA group and one LSE class: the first ones the order gives.
+    if (!out.empty() && (e.key.gqa != out.front().key.gqa ||
+                         e.key.lse != out.front().key.lse))
       continue;
     out.push_back(std::move(e));
   }

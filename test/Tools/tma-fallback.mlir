@@ -11,23 +11,28 @@
 // RUN: attn-compile %s --chip=sm_90a -o %t/d | FileCheck %s --check-prefix=OUT
 // OUT: dynamic: {{.*}}/dynamic.json
 // OUT-NEXT: where TMA cannot copy the bias: {{.*}}/dynamic__unstaged.json
-// OUT-NEXT: key length <= 512: {{.*}}/dynamic__n512.json
+// OUT-NEXT: key length <= 2048: {{.*}}/dynamic__n2048.json
 // OUT-NEXT: unaligned: {{.*}}/unaligned.json
 // OUT-NOT: where TMA
 
 // RUN: FileCheck %s --check-prefix=MAIN < %t/d/dynamic.json
+// MAIN: "block_n": 112,
 // MAIN: "buffer": 5,
 // MAIN-NEXT: "swizzle": 0
 // MAIN: "tma_fallback": "dynamic__unstaged"
 // RUN: FileCheck %s --check-prefix=FALLBACK < %t/d/dynamic__unstaged.json
+// The fallback takes the heuristic's configuration (128 x 64 with the
+// overlap), not the database's (128 x 112 async_pv persistent, which spills
+// unstaged).
+// FALLBACK: "block_n": 64,
 // FALLBACK: "name": "dynamic__unstaged",
 // FALLBACK: "ptx": "tma-fallback__unstaged.sm_90a.ptx",
 // FALLBACK-NOT: "buffer": 5,
 // FALLBACK-NOT: tma_fallback
-// RUN: FileCheck %s --check-prefix=VARIANT < %t/d/dynamic__n512.json
-// VARIANT: "tma_fallback": "dynamic__n512__unstaged"
-// RUN: FileCheck %s --check-prefix=VFALLBACK < %t/d/dynamic__n512__unstaged.json
-// VFALLBACK: "name": "dynamic__n512__unstaged",
+// RUN: FileCheck %s --check-prefix=VARIANT < %t/d/dynamic__n2048.json
+// VARIANT: "tma_fallback": "dynamic__n2048__unstaged"
+// RUN: FileCheck %s --check-prefix=VFALLBACK < %t/d/dynamic__n2048__unstaged.json
+// VFALLBACK: "name": "dynamic__n2048__unstaged",
 // RUN: FileCheck %s --check-prefix=UNALIGNED < %t/d/unaligned.json
 // UNALIGNED-NOT: tma_fallback
 // RUN: not test -e %t/d/unaligned__unstaged.json

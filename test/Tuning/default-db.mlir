@@ -53,14 +53,16 @@
 // A bias is part of the problem class, and so is its broadcast: the
 // database's unmasked f16 D = 128 keys with a full [B, H, Nq, Nk] bias and
 // with a batch-broadcast one ([1, H, Nq, Nk]) give each its own robust
-// configuration (128 x 80 persistent, 128 x 64), and a head-broadcast bias
+// configuration (128 x 128 persistent without the overlap, 128 x 112
+// async_pv persistent: the nineteenth session's staged re-tune), and a
+// head-broadcast bias
 // under a causal mask, which no key has, keeps the heuristic.
 // SOURCE-LABEL: func.func @f16_d128_bias
 // SOURCE: attn.tuning = "db robust over 6 buckets
-// SOURCE-SAME: block_n = 80{{.*}}persistent = true, async_pv = true
+// SOURCE-SAME: block_n = 128{{.*}}gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true, stage_loads = true
 // SOURCE-LABEL: func.func @f16_d128_bias_b1
 // SOURCE: attn.tuning = "db robust over 6 buckets
-// SOURCE-SAME: block_n = 64{{.*}}async_pv = true
+// SOURCE-SAME: block_n = 112{{.*}}persistent = true, async_pv = true
 // SOURCE-LABEL: func.func @f16_d128_bias_h1_causal
 // SOURCE: attn.tuning = "heuristic"
 
@@ -104,5 +106,28 @@ func.func @f16_d128_bias_h1_causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x1
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  bias(%b : memref<?x1x?x?xf16>)
                  outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+
+// Without an LSE output an op takes the entries measured with one (the
+// database has no key without): the same kernel but for the LSE's store.
+// RUN: attn-opt %s --attn-apply-tuning="db=%attn_tuning_dir/tuning-sm_90a.sqlite chip=sm_90a seq-len=16384" \
+// RUN:   | FileCheck %s --check-prefix=NOLSE
+// SOURCE-LABEL: func.func @f16_d128_nolse
+// SOURCE: attn.tuning = "db robust over 6 buckets (worst {{[0-9.]+}}x the bucket's best) (measured with an LSE output)"
+// NOLSE-LABEL: func.func @f16_d128_nolse
+// NOLSE: attn.tuning = "db exact 16384 (measured with an LSE output)"
+// NOLSE-SAME: config = #attn.tile_config<block_m = 128, block_n = 192
+// NOLSE-LABEL: func.func @f16_d128_lse
+// NOLSE: attn.tuning = "db exact 16384"
+// NOLSE-SAME: config = #attn.tile_config<block_m = 128, block_n = 192
+func.func @f16_d128_nolse(%q: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+  return
+}
+func.func @f16_d128_lse(%q: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>)
   return
 }

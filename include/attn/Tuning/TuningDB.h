@@ -66,11 +66,14 @@ public:
   /// The winner for `key`: its own bucket, else the nearest one. For an
   /// unknown GQA group (0) of one group only, as entriesOf: 1 if present,
   /// else the smallest (a group-8 entry never stands in for group 1's
-  /// because its bucket is nearer).
+  /// because its bucket is nearer). A key without an LSE output takes the
+  /// entries measured with one where it has none of its own (the same
+  /// kernel but for the LSE's store; never the other way round: an LSE
+  /// output needs registers that an entry without one did not have).
   llvm::Expected<std::optional<TuningEntry>> lookup(const TuningKey &key);
   /// Every timed entry of `key`'s problem class in any bucket (winners and
   /// losers; for a dynamic GQA group, of one group: 1 if present, else the
-  /// smallest).
+  /// smallest; without an LSE output, of one LSE class as lookup).
   llvm::Expected<std::vector<TuningEntry>> entriesOf(const TuningKey &key);
   llvm::Expected<std::vector<TuningEntry>> all();
   /// {"schema_version": 1, "entries": [...]}
