@@ -55,6 +55,30 @@ static Value consumerWarpgroup(ImplicitLocOpBuilder &b) {
   return arith::DivUIOp::create(b, threadId(b), i32(b, 128));
 }
 
+/// The coordinates of one TMA box, innermost first, of the tile at `idx`
+/// (i32, outermost first, as the tile ops take them): its column plus
+/// `colOffset`, its row plus `rowOffset` (where given), the outer indices.
+static SmallVector<Value> boxCoordinates(ImplicitLocOpBuilder &b,
+                                         ArrayRef<Value> idx,
+                                         int64_t colOffset,
+                                         Value rowOffset = Value()) {
+  SmallVector<Value> coords;
+  coords.push_back(arith::AddIOp::create(b, idx.back(), i32(b, colOffset)));
+  int64_t d = idx.size() - 2;
+  if (rowOffset)
+    coords.push_back(arith::AddIOp::create(b, idx[d--], rowOffset));
+  for (; d >= 0; --d)
+    coords.push_back(idx[d]);
+  return coords;
+}
+
+/// Consumer warpgroup `wg`'s own barrier, its 128 threads.
+static void storeBarrier(ImplicitLocOpBuilder &b, Value wg) {
+  NVVM::BarrierOp::create(b, Type(),
+                          arith::AddIOp::create(b, wg, i32(b, kStoreBarrier)),
+                          i32(b, 128), {}, Value());
+}
+
 namespace {
 
 struct MBarrierAllocLowering : public OpConversionPattern<MBarrierAllocOp> {
@@ -150,12 +174,7 @@ struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
     Value tmap = adaptor.getTensorMap().front();
     Value dst = adaptor.getDest().front();
     for (int64_t block = 0; block * boxCols < cols; ++block) {
-      // Coordinates innermost first.
-      SmallVector<Value> coords;
-      coords.push_back(arith::AddIOp::create(b, idx.back(),
-                                             i32(b, block * boxCols)));
-      for (int64_t d = idx.size() - 2; d >= 0; --d)
-        coords.push_back(idx[d]);
+      SmallVector<Value> coords = boxCoordinates(b, idx, block * boxCols);
       // sm_90 TMA writes to shared::cluster addresses; this CTA's shared
       // addresses are ones (no cluster: a cluster of one).
       Value smem = LLVM::AddrSpaceCastOp::create(
@@ -210,9 +229,7 @@ struct TmaStoreLowering : public OpConversionPattern<TmaStoreOp> {
     int64_t boxCols = 128 / eltBytes;
     Value tid = threadId(b);
     Value wg = arith::DivUIOp::create(b, tid, i32(b, 128));
-    NVVM::BarrierOp::create(b, Type(),
-                            arith::AddIOp::create(b, wg, i32(b, kStoreBarrier)),
-                            i32(b, 128), {}, Value());
+    storeBarrier(b, wg);
     SmallVector<Value> idx;
     for (ValueRange v : adaptor.getIndices())
       idx.push_back(toI32(b, v.front()));
@@ -222,15 +239,9 @@ struct TmaStoreLowering : public OpConversionPattern<TmaStoreOp> {
       Value wgRows = arith::MulIOp::create(ib, wg, i32(ib, 64));
       Value wgBytes = arith::MulIOp::create(ib, wg, i32(ib, 64 * 128));
       for (int64_t block = 0; block * boxCols < cols; ++block) {
-        // Coordinates innermost first: the block's column, the
-        // warpgroup's first row, then the outer indices.
-        SmallVector<Value> coords;
-        coords.push_back(arith::AddIOp::create(ib, idx.back(),
-                                               i32(ib, block * boxCols)));
-        coords.push_back(
-            arith::AddIOp::create(ib, idx[idx.size() - 2], wgRows));
-        for (int64_t d = idx.size() - 3; d >= 0; --d)
-          coords.push_back(idx[d]);
+        // The block's column, the warpgroup's first row.
+        SmallVector<Value> coords =
+            boxCoordinates(ib, idx, block * boxCols, wgRows);
         Value offset = arith::AddIOp::create(
             ib, arith::AddIOp::create(ib, src, wgBytes),
             i32(ib, block * rows * 128));
@@ -260,9 +271,7 @@ struct TmaStoreWaitLowering : public OpConversionPattern<TmaStoreWaitOp> {
       NVVM::CpAsyncBulkWaitGroupOp::create(ib, 0, ib.getUnitAttr());
     });
     Value wg = arith::DivUIOp::create(b, tid, i32(b, 128));
-    NVVM::BarrierOp::create(b, Type(),
-                            arith::AddIOp::create(b, wg, i32(b, kStoreBarrier)),
-                            i32(b, 128), {}, Value());
+    storeBarrier(b, wg);
     rewriter.eraseOp(op);
     return success();
   }

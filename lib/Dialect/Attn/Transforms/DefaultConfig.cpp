@@ -262,6 +262,19 @@ ScoreModKinds ScoreModKinds::of(AttentionOp op) {
   return mods;
 }
 
+/// `gpu` with the knobs the configuration passes set per attention
+/// (withKeyLengthSchedule) replaced, the others kept.
+static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
+                               bool peelLastBlock, unsigned rescaleSlack,
+                               bool stageLoads, bool stageStores) {
+  return GpuConfigAttr::get(
+      gpu.getContext(), lazyRescale, gpu.getReverseKv(), gpu.getLoopLocalIds(),
+      gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
+      gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
+      rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
+      stageStores);
+}
+
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit
 /// bias, unless its key extent is static and not a multiple of 8 (its rows
 /// then never a multiple of 16 bytes: TMA could never copy it). The staged
@@ -279,13 +292,9 @@ static GpuConfigAttr withStagedBias(GpuConfigAttr gpu, AttentionOp op) {
   if (type.getElementTypeBitWidth() != 16 ||
       (!ShapedType::isDynamic(keys) && keys % 8 != 0))
     return gpu;
-  return GpuConfigAttr::get(
-      gpu.getContext(), gpu.getLazyRescale(), gpu.getReverseKv(),
-      gpu.getLoopLocalIds(), gpu.getWgmma(), gpu.getOverlapSoftmax(),
-      gpu.getWarpSpecialize(), gpu.getPingPong(), gpu.getPersistent(),
-      gpu.getFmaExp2(), gpu.getPeelLastBlock(), gpu.getRescaleSlack(),
-      gpu.getAsyncPv(), gpu.getPrefetchLoads(), /*stage_loads=*/true,
-      gpu.getStageStores());
+  return withKnobs(gpu, gpu.getLazyRescale(), gpu.getPeelLastBlock(),
+                   gpu.getRescaleSlack(), /*stageLoads=*/true,
+                   gpu.getStageStores());
 }
 
 /// `gpu` with `stage_stores` for a warp-specialized kernel whose output
@@ -307,13 +316,9 @@ static GpuConfigAttr withStagedStores(GpuConfigAttr gpu, AttentionOp op) {
   if (out.getElementTypeBitWidth() != 16 ||
       out.getDimSize(out.getRank() - 1) != 128)
     return gpu;
-  return GpuConfigAttr::get(
-      gpu.getContext(), gpu.getLazyRescale(), gpu.getReverseKv(),
-      gpu.getLoopLocalIds(), gpu.getWgmma(), gpu.getOverlapSoftmax(),
-      gpu.getWarpSpecialize(), gpu.getPingPong(), gpu.getPersistent(),
-      gpu.getFmaExp2(), gpu.getPeelLastBlock(), gpu.getRescaleSlack(),
-      gpu.getAsyncPv(), gpu.getPrefetchLoads(), gpu.getStageLoads(),
-      /*stage_stores=*/true);
+  return withKnobs(gpu, gpu.getLazyRescale(), gpu.getPeelLastBlock(),
+                   gpu.getRescaleSlack(), gpu.getStageLoads(),
+                   /*stageStores=*/true);
 }
 
 GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
@@ -360,12 +365,8 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   if (peel == gpu.getPeelLastBlock() && lazy == gpu.getLazyRescale() &&
       slack == gpu.getRescaleSlack())
     return gpu;
-  return GpuConfigAttr::get(
-      gpu.getContext(), lazy, gpu.getReverseKv(), gpu.getLoopLocalIds(),
-      gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
-      gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peel, slack,
-      gpu.getAsyncPv(), gpu.getPrefetchLoads(), gpu.getStageLoads(),
-      gpu.getStageStores());
+  return withKnobs(gpu, lazy, peel, slack, gpu.getStageLoads(),
+                   gpu.getStageStores());
 }
 
 namespace {
