@@ -605,6 +605,11 @@ def timing(kernel, meta, device):
         if meta.harness.get("flex") and n == flex_n:
             try:
                 from torch.nn.attention.flex_attention import flex_attention
+                # A fresh compilation per kernel: after a few kernels' score
+                # modifications the compiled function's cache reaches
+                # dynamo's recompilation limit and runs eagerly (5-17
+                # TFLOP/s, the nineteenth session's run 6).
+                torch._dynamo.reset()
                 flex = torch.compile(flex_attention, dynamic=False)
                 score_mod, block_mask = flex_mods(meta, extra, b, h, n)
                 plain_mask = None
