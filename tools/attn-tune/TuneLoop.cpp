@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <sys/wait.h>
@@ -115,11 +116,18 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
       }
       StringRef cap = mod;
       if (!cap.consume_front("softcap=") || !k.softcap.empty() ||
-          cap.getAsDouble(c) || !(c > 0))
+          cap.getAsDouble(c) || !(c > 0) || !std::isfinite(c))
         return fail("score modification '" + mod +
                     "' (softcap=C with C > 0, or bias[=full|b1|h1|b1h1]; "
                     "each once)");
-      k.softcap = cap.str();
+      // As the key's function and its harness write it: an MLIR float
+      // literal needs a dot ("30" and "1e3" do not parse as f64), which
+      // JSON takes too.
+      k.softcap = cap.ltrim('+').str();
+      if (k.softcap.find('.') == std::string::npos)
+        k.softcap.insert(std::min(k.softcap.find_first_of("eE"),
+                                  k.softcap.size()),
+                         ".0");
     }
     if (f.size() == 5) {
       StringRef g = f[4];
