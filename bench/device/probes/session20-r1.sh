@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Twentieth session, device run 1 (outputs in $OUT/r1.tgz): the softcap's
 # cost and ping-pong.
-#  1. pair.py on scv/ (build_variants.sh, /tmp/sc/variants.txt of the
+#  1. pair.py on scv/ (build_variants.sh, bench/device/probes/session20-softcap-variants.txt of the
 #     session: 128 x 192 async_pv persistent with and without ping_pong, 176-
 #     and 128-column ping-pong forms; f16 and bf16 softcap 30, and no
 #     softcap), N = 1024 / 4096 / 16384, 3 interleaved rounds;

@@ -2,7 +2,7 @@
 # Twentieth session, device run 2 (outputs in $OUT/r2.tgz): fma_exp2 on
 # today's softcap kernel (128 x 192 async_pv persistent, with and without
 # ping_pong), k = 1, 2, 3, 4, 6 of every 8 exponentials on the FMA pipe.
-#  1. pair.py on scv2/ (build_variants.sh, /tmp/sc/variants2.txt), each
+#  1. pair.py on scv2/ (build_variants.sh, bench/device/probes/session20-fma-exp2-variants.txt), each
 #     against sc_base (bf16 against bsc_base), and sc_base against
 #     nosc_base, N = 1024 / 4096 / 16384, 3 interleaved rounds;
 #  2. run.py --quick on sc_e2, sc_e4, sc_ppe4, bsc_e4 (correctness with the
