@@ -116,6 +116,21 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   return out;
 }
 
+std::vector<TuningCandidate>
+mlir::attn::registerFitForms(const TuningCandidate &c) {
+  if (c.wgmma || c.reverseKV || c.loopLocalIds)
+    return {};
+  std::vector<TuningCandidate> forms;
+  for (auto [reverse, ids] : {std::pair<bool, bool>{true, false},
+                              {false, true},
+                              {true, true}}) {
+    TuningCandidate f = c;
+    f.reverseKV = reverse, f.loopLocalIds = ids;
+    forms.push_back(f);
+  }
+  return forms;
+}
+
 /// The CTAs of candidate `c` one SM holds at most: by its threads alone
 /// (registers and shared memory only lower it). A warp-specialized kernel
 /// moves registers between its roles with setmaxnreg within a budget of

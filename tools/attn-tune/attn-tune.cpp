@@ -171,6 +171,9 @@ struct Outcome {
   /// files to copy when emitting).
   std::optional<attn::CachedCompilation> cached;
   std::vector<std::string> kernelNames;
+  /// Set when the candidate as enumerated spilled and this is a form of it
+  /// with register knobs (registerFitForms): what the enumerated one got.
+  std::string fittedFrom;
 };
 } // namespace
 
@@ -614,8 +617,9 @@ int main(int argc, char **argv) {
       options.tmaFallbacks = false;
       h.artifacts = attn::compileToGPU(*module, options, /*withCubin=*/true);
     });
-  auto compileOutcome = [&](size_t i) {
-      Outcome &out = outcomes[i];
+  // Compiles `out.candidate` into `out`: its artifacts, ptxas's report
+  // and, where it is rejected, the reason.
+  auto compileCandidate = [&](Outcome &out) {
       out.context = attn::createContext();
       MLIRContext *ctx = out.context.get();
       std::string diag;
@@ -632,7 +636,10 @@ int main(int argc, char **argv) {
       }
       module->walk([&](attn::AttentionOp op) {
         op.setConfigAttr(out.candidate.tileConfig(ctx));
-        op.setGpuConfigAttr(scheduledConfig(out, ctx, op));
+        attn::GpuConfigAttr scheduled = scheduledConfig(out, ctx, op);
+        op.setGpuConfigAttr(scheduled);
+        out.scheduled.clear();
+        llvm::raw_string_ostream(out.scheduled) << scheduled;
       });
       module->walk([&](func::FuncOp fn) {
         fn.setSymName((fn.getSymName() + suffixOf(out)).str());
@@ -708,13 +715,40 @@ int main(int argc, char **argv) {
           }
         }
       }
-      if (out.reason.empty()) {
-        out.accepted = true;
-        for (size_t j : out.nIdx)
-          out.costs.push_back(attn::estimateCost(out.candidate, out.resources,
-                                                 problemAt(ns[j])));
+  };
+  // Compiles outcome `i`; where its candidate spills, the forms the
+  // register knobs give it (registerFitForms) in order, the first that
+  // assembles without spills replacing it (the report names its knobs).
+  auto compileOutcome = [&](size_t i) {
+    Outcome &out = outcomes[i];
+    compileCandidate(out);
+    if (StringRef(out.reason).starts_with("spills")) {
+      std::string spilled = out.reason;
+      for (const attn::TuningCandidate &form :
+           attn::registerFitForms(out.candidate)) {
+        Outcome fitted;
+        fitted.candidate = form;
+        fitted.index = out.index, fitted.variant = out.variant;
+        fitted.nIdx = out.nIdx;
+        compileCandidate(fitted);
+        if (fitted.reason.empty() ||
+            !StringRef(fitted.reason).starts_with("spills")) {
+          fitted.fittedFrom = spilled;
+          out = std::move(fitted);
+          break;
+        }
       }
-      noteCompiled();
+      if (StringRef(out.reason).starts_with("spills") &&
+          !attn::registerFitForms(out.candidate).empty())
+        out.reason = spilled + " (with reverse_kv, loop_local_ids or both too)";
+    }
+    if (out.reason.empty()) {
+      out.accepted = true;
+      for (size_t j : out.nIdx)
+        out.costs.push_back(attn::estimateCost(out.candidate, out.resources,
+                                               problemAt(ns[j])));
+    }
+    noteCompiled();
   };
 
   // Which candidates to compile. Each one's cost has a lower bound before
@@ -766,8 +800,10 @@ int main(int argc, char **argv) {
   });
   // The narrower blocks of `i`'s family.
   auto narrowerSibling = [&](size_t i, size_t k) {
-    attn::TuningCandidate a = outcomes[i].candidate,
-                          b = outcomes[k].candidate;
+    // The candidates as enumerated: a compilation in flight may replace
+    // its outcome's with a register-fit form.
+    attn::TuningCandidate a = candidates[outcomes[i].index],
+                          b = candidates[outcomes[k].index];
     if (b.blockN >= a.blockN || outcomes[i].nIdx != outcomes[k].nIdx)
       return false;
     b.blockN = a.blockN;
@@ -937,6 +973,8 @@ int main(int argc, char **argv) {
                            {"stages", o.candidate.stages},
                            {"wgmma", o.candidate.wgmma},
                            {"lazy_rescale", o.candidate.lazyRescale},
+                           {"reverse_kv", o.candidate.reverseKV},
+                           {"loop_local_ids", o.candidate.loopLocalIds},
                            {"cached", o.cached.has_value()}};
     llvm::json::Object boundByN;
     for (auto [j, bound] : llvm::zip(o.nIdx, bounds[i]))
@@ -955,6 +993,8 @@ int main(int argc, char **argv) {
     } else {
       row["rejected"] = o.reason;
     }
+    if (!o.fittedFrom.empty())
+      row["fitted_from"] = o.fittedFrom;
     if (!emitDir.empty() && emit[i]) {
       std::string stem = stemBase + suffixOf(o);
       std::string err =

@@ -53,6 +53,16 @@ struct TuningCandidate {
 /// chip.
 std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
 
+/// The forms an mma.sync candidate takes with the mma.sync lowering's
+/// register knobs, to compile in this order where the candidate itself
+/// spills: its K/V loop last block first (reverse_kv), per-loop thread ids
+/// (loop_local_ids), both. They change which values ptxas keeps across the
+/// K/V loops, not the work, so the cost model does not tell them apart; the
+/// heuristic's 128-row sm_80 tiles exist only through them (their forms
+/// without spill 4-136 bytes: DefaultConfig.cpp, docs/tuning.md). Empty for
+/// a wgmma candidate and for one that already sets either knob.
+std::vector<TuningCandidate> registerFitForms(const TuningCandidate &c);
+
 /// What ptxas reported for a candidate's kernel.
 struct KernelResources {
   int64_t registers = 0, spillBytes = 0, stackBytes = 0, sharedBytes = 0;
