@@ -11,6 +11,9 @@ bar uses; 1.0 where the heuristic kept the bucket), the noise; then
   the noise (the bar: none);
 - timed candidates and device seconds per key (the bar: <= 16, < 30 s).
 
+A point (key, length) in several files counts once, from the last file
+that has it: a key measured again is tuned anew.
+
     python3 bench/device/tune_bar.py measured.json [more.json ...] > bar.md
     python3 bench/device/tune_bar.py --compact OUT.json measured.json ...
 
@@ -68,10 +71,17 @@ def main():
     out = None
     if args[:1] == ["--compact"]:
         out, args = args[1], args[2:]
-    summary = []
+    # A later file's point of the same key and length replaces an earlier
+    # one: a key measured again (a wider search space) is tuned anew, and
+    # the database takes the new run's winner.
+    by_point, replaced = {}, 0
     for path in args:  # a measurement, or what --compact kept of one
         doc = json.load(open(path))
-        summary += doc["summary"] if "summary" in doc else doc["points"]
+        for s in doc["summary"] if "summary" in doc else doc["points"]:
+            k = (json.dumps(s["key"], sort_keys=True), s["n"])
+            replaced += k in by_point
+            by_point[k] = s
+    summary = list(by_point.values())
     if out:
         compact(summary, out)
         return
@@ -101,6 +111,8 @@ def main():
                                                                       statistics.median(w)))
     if a:
         print("All points: %d, average %.3f, worst %.3f" % (len(a), statistics.mean(a), min(a)))
+    if replaced:
+        print("Points measured again in a later file (the later counts): %d" % replaced)
     print("Points slower than the heuristic beyond the noise (bar: none): %s" % (
         ", ".join("%s N=%d %.3f" % p for p in slower) or "none"))
     if per_key:
