@@ -76,9 +76,9 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
       error = (file + ":" + llvm::Twine(lineNo) + ": " + why).str();
       return std::nullopt;
     };
-    if (f.size() < 4 || f.size() > 5)
-      return fail(
-          "expected 'NAME DTYPE D[:DV] MASK[+softcap=C][+bias[=SHAPE]] [gqa=G]'");
+    if (f.size() < 4 || f.size() > 6)
+      return fail("expected 'NAME DTYPE D[:DV] MASK[+softcap=C][+bias[=SHAPE]] "
+                  "[gqa=G] [lse=no]'");
     KeySpec k;
     k.name = f[0].str();
     if (!isIdentifier(k.name))
@@ -129,10 +129,19 @@ attn_tune::parseKeys(StringRef text, StringRef file, std::string &error) {
                                   k.softcap.size()),
                          ".0");
     }
-    if (f.size() == 5) {
-      StringRef g = f[4];
-      if (!g.consume_front("gqa=") || g.getAsInteger(10, k.gqa) || k.gqa <= 0)
-        return fail("field '" + f[4] + "' (gqa=G)");
+    bool seenGqa = false, seenLse = false;
+    for (StringRef field : llvm::ArrayRef(f).drop_front(4)) {
+      StringRef g = field;
+      if (!seenLse && g.consume_front("lse=") && (g == "no" || g == "yes")) {
+        seenLse = true;
+        k.lse = g == "yes";
+        continue;
+      }
+      g = field;
+      if (seenGqa || !g.consume_front("gqa=") || g.getAsInteger(10, k.gqa) ||
+          k.gqa <= 0)
+        return fail("field '" + field + "' (gqa=G or lse=no, each once)");
+      seenGqa = true;
       int64_t hq = 2048 / k.d;
       if (hq == 0 || hq % k.gqa)
         return fail("gqa=" + llvm::Twine(k.gqa) + " does not divide the " +
@@ -178,14 +187,17 @@ std::string KeySpec::moduleText() const {
   std::string biasArg = bias.empty() ? "" : ", %bias: " + biasType;
   std::string biasOperand =
       bias.empty() ? "" : " bias(%bias : " + biasType + ")";
-  return llvm::formatv("func.func @{0}(%q: {1}, %k: {2}, %v: {3}, %o: {4}, "
-                       "%lse: {5}{7}) {{\n"
+  std::string lseArg = lse ? ", %lse: " + l : "";
+  std::string outs = lse ? "outs(%o, %lse : " + o + ", " + l + ")"
+                         : "outs(%o : " + o + ")";
+  return llvm::formatv("func.func @{0}(%q: {1}, %k: {2}, %v: {3}, %o: {4}"
+                       "{5}{7}) {{\n"
                        "  attn.attention ins(%q, %k, %v : {1}, {2}, {3}){8} "
-                       "outs(%o, %lse : {4}, {5}){6}\n"
+                       "{9}{6}\n"
                        "  return\n}\n",
-                       name, q, k, v, o, l,
+                       name, q, k, v, o, lseArg,
                        attrs.empty() ? "" : " {" + attrs + "}", biasArg,
-                       biasOperand)
+                       biasOperand, outs)
       .str();
 }
 

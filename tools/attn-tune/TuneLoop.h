@@ -31,8 +31,10 @@ struct KeySpec {
   std::string name, dtype, mask, softcap;
   std::string bias; // "" (none), "full", "b1", "h1" or "b1h1"
   int64_t d = 0, dv = 0, gqa = 0; // gqa 0: dynamic head counts
-  /// The function holding the key's attn.attention (f16/bf16, with LSE,
-  /// dynamic B/H/N unless gqa fixes the heads at the benchmark's).
+  bool lse = true;                 // `lse=no`: an output without the LSE
+  /// The function holding the key's attn.attention (f16/bf16, with LSE
+  /// unless `lse=no`, dynamic B/H/N unless gqa fixes the heads at the
+  /// benchmark's).
   std::string moduleText() const;
   /// The harness's description of the score modification (run.Meta) for
   /// the heuristic's kernel, or "" when there is none.

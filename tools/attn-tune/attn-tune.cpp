@@ -66,7 +66,7 @@ static cl::OptionCategory category("attn-tune options");
 static cl::SubCommand prepareCmd(
     "prepare", "KEYS DIR: the static half for each key of KEYS (a file, or "
                "- for stdin; lines 'NAME DTYPE D[:DV] MASK[+softcap=C][+bias[=SHAPE]] "
-               "[gqa=G]') into DIR/NAME/, skipping keys already prepared");
+               "[gqa=G] [lse=no]') into DIR/NAME/, skipping keys already prepared");
 static cl::SubCommand measureCmd(
     "measure", "DIR OUT.json: time the prepared keys' candidates on this "
                "machine's GPU (the runtime-only measurer), merged into "
