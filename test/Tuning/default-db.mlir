@@ -109,25 +109,37 @@ func.func @f16_d128_bias_h1_causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x1
   return
 }
 
-// Without an LSE output an op takes the entries measured with one (the
-// database has no key without): the same kernel but for the LSE's store.
+// Without an LSE output an op takes the entries of its own key where the
+// database has them (since the twentieth session: f16 / bf16, D = 64 /
+// 128 / 256, unmasked and causal bottom-right), else the entries measured
+// with one (causal top-left here): the same kernel but for the LSE's store.
 // RUN: attn-opt %s --attn-apply-tuning="db=%attn_tuning_dir/tuning-sm_90a.sqlite chip=sm_90a seq-len=16384" \
 // RUN:   | FileCheck %s --check-prefix=NOLSE
 // SOURCE-LABEL: func.func @f16_d128_nolse
-// SOURCE: attn.tuning = "db robust over 6 buckets (worst {{[0-9.]+}}x the bucket's best) (measured with an LSE output)"
+// SOURCE: attn.tuning = "db robust over 6 buckets (worst {{[0-9.]+}}x the bucket's best)"
+// SOURCE-LABEL: func.func @f16_d128_causal_tl_nolse
+// SOURCE: attn.tuning = "db exact 4096 (measured with an LSE output)"
 // NOLSE-LABEL: func.func @f16_d128_nolse
-// NOLSE: attn.tuning = "db exact 16384 (measured with an LSE output)"
-// NOLSE-SAME: config = #attn.tile_config<block_m = 128, block_n = 192
-// NOLSE-LABEL: func.func @f16_d128_lse
 // NOLSE: attn.tuning = "db exact 16384"
 // NOLSE-SAME: config = #attn.tile_config<block_m = 128, block_n = 192
+// NOLSE-LABEL: func.func @f16_d128_causal_tl_nolse
+// NOLSE: attn.tuning = "db exact 16384 (measured with an LSE output)"
+// NOLSE-SAME: config = #attn.tile_config<block_m = 128, block_n = 176
+// NOLSE-LABEL: func.func @f16_d128_causal_tl_lse
+// NOLSE: attn.tuning = "db exact 16384"
+// NOLSE-SAME: config = #attn.tile_config<block_m = 128, block_n = 176
 func.func @f16_d128_nolse(%q: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%o : memref<?x?x?x128xf16>)
   return
 }
-func.func @f16_d128_lse(%q: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>) {
+func.func @f16_d128_causal_tl_nolse(%q: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
-                 outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>)
+                 outs(%o : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>}
+  return
+}
+func.func @f16_d128_causal_tl_lse(%q: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>) {mask = #attn.mask<causal, top_left>}
   return
 }
