@@ -98,6 +98,10 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     bool lazy = getGpuConfig(op).getLazyRescale();
     int64_t fmaExp2 = getGpuConfig(op).getFmaExp2();
     double slack = getGpuConfig(op).getRescaleSlack();
+    std::optional<APFloat> maxBound = op.getMaxBound();
+    bool bound = maxBound.has_value();
+    Value boundValue = f32(b, bound ? maxBound->convertToDouble() : 0.0);
+    Value negBound = f32(b, bound ? -maxBound->convertToDouble() : 0.0);
     SmallVector<Value> s(adaptor.getScores().begin(), adaptor.getScores().end());
     SmallVector<Value> m(adaptor.getMax().begin(), adaptor.getMax().end());
     SmallVector<Value> l(adaptor.getSum().begin(), adaptor.getSum().end());
@@ -106,6 +110,24 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     for (int64_t mt = 0; mt < sTile.mTiles; ++mt)
       for (int half = 0; half < 2; ++half) {
         int64_t r = 2 * mt + half;
+        if (bound) {
+          // max_bound: the reference is the bound in every block, alpha is
+          // 0 in the first (where l and acc are 0) and 1 after it: no row
+          // maximum, no shuffles, no rescaling (see the op).
+          Value sum = zero;
+          for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
+            for (int e = 0; e < 2; ++e) {
+              Value &reg = s[sTile.index(mt, nt, 2 * half + e)];
+              Value t = LLVM::FMAOp::create(b, reg, scale, negBound);
+              reg = (2 * nt + e) % 8 < fmaExp2 ? warp.fmaExp2(t)
+                                               : warp.exp2(t);
+              sum = arith::AddFOp::create(b, sum, reg);
+            }
+          sum = warp.quadReduce(sum, /*isMax=*/false);
+          l[r] = arith::AddFOp::create(b, l[r], sum);
+          m[r] = boundValue;
+          continue;
+        }
         Value rowMax = negInf;
         for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
           for (int e = 0; e < 2; ++e) {
@@ -160,7 +182,7 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
       }
     // attn-overlap-softmax rescales after the next product and leaves this
     // result unused: no vote for a dead accumulator.
-    if (lazy && !op.getNewAcc().use_empty())
+    if (lazy && !bound && !op.getNewAcc().use_empty())
       lazyRescale(b, acc, accTile, alphas);
     rewriter.replaceOpWithMultiple(op, {s, m, l, acc});
     return success();

@@ -14,11 +14,17 @@
 // RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@MASK@/, mask = #attn.mask<window, bottom_right, left = 20, right = 3>/' \
 // RUN:   | sed -e 's/%left_ref = arith.constant -1 : index/%left_ref = arith.constant 20 : index/; s/%right_ref = arith.constant -1 : index/%right_ref = arith.constant 3 : index/; s/%br_ref = arith.constant false/%br_ref = arith.constant true/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// bf16 (P rounded to bf16: tolerances of its 8-bit significand), where the
+// cap also bounds the online softmax (max_bound: no running maximum):
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/bf16/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.truncf/g; s/@BCVT@/arith.bitcast/g; s/@MASK@//' \
+// RUN:   | sed -e 's/tolOut = arith.constant 1.0e-5/tolOut = arith.constant 2.0e-2/; s/tolLse = arith.constant 1.0e-5/tolLse = arith.constant 1.0e-2/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
 // The cap becomes a tanh on the scores in the tile program, with the
 // factor c moved into the softmax scale (c log2 e = 7.21...):
 // RUN: cat %s %S/Inputs/check-mods.mlir | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@MASK@//' | attn-opt --attn-default-config --attn-tile | FileCheck %s --check-prefix=TILE
 // TILE: math.tanh %{{.+}} fastmath<afn> : tensor<128x64xf32>
-// TILE: attn.online_softmax {{.*}}scale_log2e = 7.2134752
+// TILE: attn.online_softmax {{.*}}max_bound = 7.2134752{{[0-9]*}} : f32, scale_log2e = 7.2134752
 
 func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
                      %v: memref<?x?x?x@D@x@DT@>, %o: memref<?x?x?x@D@x@DT@>,

@@ -366,6 +366,12 @@ LogicalResult OnlineSoftmaxOp::verify() {
   if (!std::isfinite(scale))
     return emitOpError() << "scale_log2e must be finite, got "
                          << formatFloatForDiagnostic(scale);
+  if (std::optional<APFloat> bound = getMaxBound()) {
+    double b = bound->convertToDouble();
+    if (!std::isfinite(b))
+      return emitOpError() << "max_bound must be finite, got "
+                           << formatFloatForDiagnostic(b);
+  }
   return success();
 }
 

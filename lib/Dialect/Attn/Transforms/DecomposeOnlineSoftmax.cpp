@@ -41,7 +41,11 @@ struct DecomposeOnlineSoftmax : public OpRewritePattern<OnlineSoftmaxOp> {
     Value t = arith::MulFOp::create(
         b, op.getScores(),
         splat(b, tileT, op.getScaleLog2e().convertToDouble()));
-    Value rowMax = ReduceRowsOp::create(b, rowT, ReductionKind::Max, t);
+    // With a bound the row maximum is taken to be the bound (see the op).
+    std::optional<APFloat> bound = op.getMaxBound();
+    Value rowMax =
+        bound ? splat(b, rowT, bound->convertToDouble())
+              : Value(ReduceRowsOp::create(b, rowT, ReductionKind::Max, t));
     Value newMax = arith::MaximumFOp::create(b, op.getMax(), rowMax);
     Value isEmpty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax,
                                           splat(b, rowT, kNegInf));

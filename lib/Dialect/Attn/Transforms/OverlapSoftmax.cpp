@@ -298,7 +298,9 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
       rewriter.replaceAllUsesExcept(probs, accWait.getResult(1), accWait);
       acc = accWait.getResult(0);
       Value rescaled =
-          rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
+          softmax.getMaxBound()
+              ? acc
+              : rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
       nextScores.getDefiningOp()->moveBefore(p.values);
       rewriter.modifyOpInPlace(p.values, [&] {
         p.values.getAccMutable().assign(rescaled);
@@ -310,8 +312,11 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     } else {
       wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
                                /*pending=*/0);
+      // With max_bound alpha is 0 only where acc is still 0 (see the op).
       Value rescaled =
-          rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
+          softmax.getMaxBound()
+              ? acc
+              : rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
       rewriter.modifyOpInPlace(
           p.values, [&] { p.values.getAccMutable().assign(rescaled); });
     }

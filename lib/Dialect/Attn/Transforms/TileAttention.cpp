@@ -382,6 +382,22 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   Value acc0 = splat(b, accT, 0.0f);
   Value scoreZero = splat(b, scoreT, 0.0f);
 
+  // A softcap alone leaves scores of at most 1 in units of the softmax's
+  // scale (c tanh(s scale / c), c in the scale): rowmax(t) <= c log2 e, and
+  // the softmax needs no running maximum (attn.online_softmax's max_bound)
+  // where exp2 of the lowest row maximum against it, 2^(-2 c log2 e), is a
+  // normal number of P's type: f32 and bf16 P for c up to 43 (125 binary
+  // orders), never f16 P (5 binary orders below 1 are subnormal there).
+  std::optional<float> maxBound;
+  if (std::optional<APFloat> cap = op.getSoftcap()) {
+    double c = cap->convertToDouble();
+    bool onlySoftcap = !op.getBias() && !op.getAlibiSlopes() &&
+                       op.getScoreMod().empty() && op.getMaskMod().empty();
+    if (onlySoftcap && (elt.isF32() || elt.isBF16()) && c > 0 &&
+        2 * c * M_LOG2E <= 125)
+      maxBound = static_cast<float>(c * M_LOG2E);
+  }
+
   // Step 4: the loop over visible K/V blocks.
   auto range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask,
                                  bm, bn);
@@ -399,9 +415,10 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
                                 /*pred=*/Value(), /*transpose_b=*/true);
         auto [modified, scaleLog2e] = applyScoreMods(lb, mods, s, col0);
         s = MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
-        auto softmax = OnlineSoftmaxOp::create(lb, s, state[0], state[1],
-                                               state[2],
-                                               lb.getF32FloatAttr(scaleLog2e));
+        auto softmax = OnlineSoftmaxOp::create(
+            lb, s, state[0], state[1], state[2],
+            lb.getF32FloatAttr(scaleLog2e),
+            maxBound ? lb.getF32FloatAttr(*maxBound) : FloatAttr());
         Value p = softmax.getProbs();
         if (elt != f32)
           p = arith::TruncFOp::create(lb, tile({bm, bn}, elt), p);

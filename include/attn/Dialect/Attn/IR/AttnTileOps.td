@@ -347,6 +347,15 @@ def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
     The caller then adds `p * V_block` to `acc_new`. Using `m_ref` keeps a
     row whose scores are all `-inf` at `p = 0, l = 0` instead of NaN.
 
+    With `max_bound = B`, an upper bound of every `t` known when the program
+    is built (a softcap as the last score modification bounds the scores),
+    `rowmax(t)` is taken to be `B`: every row's reference is `B` from its
+    first block on, and `alpha` is 0 at the first block (where `l` and
+    `acc` are 0) and 1 after it, so a lowering may drop the row maximum,
+    the rescaling and `alpha` itself. Only valid where `exp2(rowmax - B)`
+    stays a normal number of P's type (attn-tile sets it for f32 and bf16
+    P with `B - min(t) <= 125`, never for f16 P).
+
     ```mlir
     %p, %m1, %l1, %acc1 = attn.online_softmax %s, %m, %l, %acc
         {scale_log2e = 0.18033688 : f32}
@@ -355,7 +364,8 @@ def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
   }];
   let arguments = (ins Attn_F32Tile2D:$scores, Attn_F32Tile1D:$max,
                        Attn_F32Tile1D:$sum, Attn_F32Tile2D:$acc,
-                       F32Attr:$scale_log2e);
+                       F32Attr:$scale_log2e,
+                       OptionalAttr<F32Attr>:$max_bound);
   let results = (outs Attn_F32Tile2D:$probs, Attn_F32Tile1D:$new_max,
                       Attn_F32Tile1D:$new_sum, Attn_F32Tile2D:$new_acc);
   let assemblyFormat = [{
