@@ -190,6 +190,25 @@ struct ScoreMods {
 };
 } // namespace
 
+// A softcap alone leaves scores of at most 1 in units of the softmax's
+// scale (c tanh(s scale / c), c in the scale: applyScoreMods), so
+// rowmax(t) <= c log2 e, and the softmax needs no running maximum where
+// exp2 of the lowest row maximum against it, 2^(-2 c log2 e), is a normal
+// number of P's type: f32 and bf16 P for c up to 43 (125 binary orders),
+// never f16 P (a row of scores 10 under the cap is already subnormal).
+std::optional<float> mlir::attn::softmaxMaxBound(AttentionOp op) {
+  std::optional<APFloat> cap = op.getSoftcap();
+  Type elt = op.getQueryType().getElementType();
+  if (!cap || op.getBias() || op.getAlibiSlopes() ||
+      !op.getScoreMod().empty() || !op.getMaskMod().empty() ||
+      !(elt.isF32() || elt.isBF16()))
+    return std::nullopt;
+  double c = cap->convertToDouble();
+  if (!(c > 0) || 2 * c * M_LOG2E > 125)
+    return std::nullopt;
+  return static_cast<float>(c * M_LOG2E);
+}
+
 /// Steps 4's score modifications on the raw scores `s` (of block `col0`):
 /// returns the modified scores and the scale (times log2(e)) the online
 /// softmax still applies to them.
@@ -382,21 +401,7 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   Value acc0 = splat(b, accT, 0.0f);
   Value scoreZero = splat(b, scoreT, 0.0f);
 
-  // A softcap alone leaves scores of at most 1 in units of the softmax's
-  // scale (c tanh(s scale / c), c in the scale): rowmax(t) <= c log2 e, and
-  // the softmax needs no running maximum (attn.online_softmax's max_bound)
-  // where exp2 of the lowest row maximum against it, 2^(-2 c log2 e), is a
-  // normal number of P's type: f32 and bf16 P for c up to 43 (125 binary
-  // orders), never f16 P (5 binary orders below 1 are subnormal there).
-  std::optional<float> maxBound;
-  if (std::optional<APFloat> cap = op.getSoftcap()) {
-    double c = cap->convertToDouble();
-    bool onlySoftcap = !op.getBias() && !op.getAlibiSlopes() &&
-                       op.getScoreMod().empty() && op.getMaskMod().empty();
-    if (onlySoftcap && (elt.isF32() || elt.isBF16()) && c > 0 &&
-        2 * c * M_LOG2E <= 125)
-      maxBound = static_cast<float>(c * M_LOG2E);
-  }
+  std::optional<float> maxBound = softmaxMaxBound(op);
 
   // Step 4: the loop over visible K/V blocks.
   auto range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask,

@@ -26,6 +26,13 @@ struct DefaultConfig {
 
 /// The score modifications of an op, as far as the heuristic cares: each
 /// holds values in registers next to the scores.
+/// The bound attn-tile writes on `op`'s online softmax (`max_bound`, the
+/// scaled scores' maximum, c log2 e) where a softcap is its only score
+/// modification and P keeps f32's exponent range (bf16, f32) with
+/// 2 c log2 e <= 125, so that a row's largest p stays a normal number;
+/// nothing otherwise (f16 P, other modifications).
+std::optional<float> softmaxMaxBound(AttentionOp op);
+
 struct ScoreModKinds {
   bool bias = false;
   /// ALiBi or a score_mod region: elementwise math on index tiles.
@@ -35,6 +42,9 @@ struct ScoreModKinds {
   /// A mask_mod region: no tile of its own, but its kernels were not run on
   /// the device with warp specialization.
   bool maskMod = false;
+  /// The online softmax runs without a running maximum (softmaxMaxBound):
+  /// other registers live across the K/V loop.
+  bool boundedSoftmax = false;
 
   /// Those of `op`.
   static ScoreModKinds of(AttentionOp op);
