@@ -110,60 +110,56 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     for (int64_t mt = 0; mt < sTile.mTiles; ++mt)
       for (int half = 0; half < 2; ++half) {
         int64_t r = 2 * mt + half;
-        if (bound) {
-          // max_bound: the reference is the bound in every block, alpha is
-          // 0 in the first (where l and acc are 0) and 1 after it: no row
-          // maximum, no shuffles, no rescaling (see the op).
-          Value sum = zero;
+        // With max_bound the reference is the bound in every block and
+        // alpha is 0 in the first (where l and acc are 0) and 1 after it:
+        // no row maximum, no shuffles for it, no rescaling (see the op).
+        // Otherwise the row maximum, from scores scaled first where the
+        // scale is not positive.
+        bool prescaled = !bound && !positive;
+        Value newMax = boundValue, negRef = negBound;
+        if (!bound) {
+          Value rowMax = negInf;
           for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
             for (int e = 0; e < 2; ++e) {
               Value &reg = s[sTile.index(mt, nt, 2 * half + e)];
-              Value t = LLVM::FMAOp::create(b, reg, scale, negBound);
-              reg = (2 * nt + e) % 8 < fmaExp2 ? warp.fmaExp2(t)
-                                               : warp.exp2(t);
-              sum = arith::AddFOp::create(b, sum, reg);
+              if (prescaled)
+                reg = arith::MulFOp::create(b, reg, scale);
+              rowMax = arith::MaximumFOp::create(b, rowMax, reg);
             }
-          sum = warp.quadReduce(sum, /*isMax=*/false);
-          l[r] = arith::AddFOp::create(b, l[r], sum);
-          m[r] = boundValue;
-          continue;
-        }
-        Value rowMax = negInf;
-        for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
-          for (int e = 0; e < 2; ++e) {
-            Value &reg = s[sTile.index(mt, nt, 2 * half + e)];
-            if (!positive)
-              reg = arith::MulFOp::create(b, reg, scale);
-            rowMax = arith::MaximumFOp::create(b, rowMax, reg);
+          rowMax = warp.quadReduce(rowMax, /*isMax=*/true);
+          if (!prescaled)
+            rowMax = arith::MulFOp::create(b, rowMax, scale);
+          newMax = arith::MaximumFOp::create(b, m[r], rowMax);
+          if (slack > 0) {
+            // The reference moves only past m + slack (a NaN maximum moves
+            // it, as before); otherwise it stays, and alpha is exactly 1.
+            Value moved = arith::CmpFOp::create(
+                b, arith::CmpFPredicate::UGT, rowMax,
+                arith::AddFOp::create(b, m[r], f32(b, slack)));
+            newMax = arith::SelectOp::create(b, moved, newMax, m[r]);
           }
-        rowMax = warp.quadReduce(rowMax, /*isMax=*/true);
-        if (positive)
-          rowMax = arith::MulFOp::create(b, rowMax, scale);
-        Value newMax = arith::MaximumFOp::create(b, m[r], rowMax);
-        if (slack > 0) {
-          // The reference moves only past m + slack (a NaN maximum moves
-          // it, as before); otherwise it stays, and alpha is exactly 1.
-          Value moved = arith::CmpFOp::create(
-              b, arith::CmpFPredicate::UGT, rowMax,
-              arith::AddFOp::create(b, m[r], f32(b, slack)));
-          newMax = arith::SelectOp::create(b, moved, newMax, m[r]);
+          Value empty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                              newMax, negInf);
+          Value ref = arith::SelectOp::create(b, empty, zero, newMax);
+          negRef = arith::NegFOp::create(b, ref);
         }
-        Value empty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
-                                            newMax, negInf);
-        Value ref = arith::SelectOp::create(b, empty, zero, newMax);
-        Value negRef = arith::NegFOp::create(b, ref);
         Value sum = zero;
         for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
           for (int e = 0; e < 2; ++e) {
             Value &reg = s[sTile.index(mt, nt, 2 * half + e)];
-            Value t = positive
-                          ? Value(LLVM::FMAOp::create(b, reg, scale, negRef))
-                          : Value(arith::AddFOp::create(b, reg, negRef));
+            Value t = prescaled
+                          ? Value(arith::AddFOp::create(b, reg, negRef))
+                          : Value(LLVM::FMAOp::create(b, reg, scale, negRef));
             // fma_exp2 of every 8 exponentials of the row on the FMA pipe.
             reg = (2 * nt + e) % 8 < fmaExp2 ? warp.fmaExp2(t) : warp.exp2(t);
             sum = arith::AddFOp::create(b, sum, reg);
           }
         sum = warp.quadReduce(sum, /*isMax=*/false);
+        if (bound) {
+          l[r] = arith::AddFOp::create(b, l[r], sum);
+          m[r] = newMax;
+          continue;
+        }
         Value alpha = warp.exp2(arith::AddFOp::create(b, m[r], negRef));
         l[r] = arith::AddFOp::create(b, arith::MulFOp::create(b, l[r], alpha),
                                      sum);
