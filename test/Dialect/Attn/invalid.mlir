@@ -486,12 +486,12 @@ func.func @mask_not_a_mask(%m: memref<1x1x8x16xf32>) {
 // #attn.tile_config
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{block_m must be a power of two in [1, 256], got 48}}
+// expected-error @+1 {{block_m must be a power of two in [1, 256] or 192, got 48}}
 func.func private @block_m_pow2() attributes {c = #attn.tile_config<block_m = 48, block_n = 64, warps = 4, stages = 2>}
 
 // -----
 
-// expected-error @+1 {{block_m must be a power of two in [1, 256], got 0}}
+// expected-error @+1 {{block_m must be a power of two in [1, 256] or 192, got 0}}
 func.func private @block_m_zero() attributes {c = #attn.tile_config<block_m = 0, block_n = 64, warps = 4, stages = 2>}
 
 // -----
@@ -511,12 +511,12 @@ func.func private @block_n_not_k16() attributes {c = #attn.tile_config<block_m =
 
 // -----
 
-// expected-error @+1 {{warps must be a power of two in [1, 16], got 3}}
+// expected-error @+1 {{warps must be a power of two in [1, 16] or 12, got 3}}
 func.func private @warps_pow2() attributes {c = #attn.tile_config<block_m = 64, block_n = 64, warps = 3, stages = 2>}
 
 // -----
 
-// expected-error @+1 {{warps must be a power of two in [1, 16], got 32}}
+// expected-error @+1 {{warps must be a power of two in [1, 16] or 12, got 32}}
 func.func private @warps_large() attributes {c = #attn.tile_config<block_m = 64, block_n = 64, warps = 32, stages = 2>}
 
 // -----

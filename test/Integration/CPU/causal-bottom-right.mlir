@@ -22,6 +22,12 @@
 // RUN: cat %s %S/Inputs/check-attention.mlir \
 // RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 32, block_n = 48, warps = 1, stages = 1>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 32, block_n = 48, warps = 1, stages = 1>}/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// 192-row query blocks (three wgmma warpgroups' worth, not a power of
+// two) over 80-key blocks: the diagonal crosses block boundaries of both
+// (Nq = 400: a last query block of 16 rows):
+// RUN: cat %s %S/Inputs/check-attention.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@DV@/16/g; s/@D@/16/g; s/@CVT@/arith.bitcast/g; /outs(%o, %lse/s/{mask = /{config = #attn.tile_config<block_m = 192, block_n = 80, warps = 12, stages = 1>, mask = /; /outs(%o, %lse : [^{]*)$/s/$/ {config = #attn.tile_config<block_m = 192, block_n = 80, warps = 12, stages = 1>}/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
 // REV: attn.program
 // REV-NEXT: buffers({{.*}}gpu_config = #attn.gpu_config<reverse_kv = true>
 
@@ -70,6 +76,16 @@ func.func @main() {
   // CHECK-NEXT: lse_err
   // CHECK-NEXT: PASS
   call @check(%c1, %c4, %c4, %c130, %c77, %seed2, %amp, %scale, %cm1, %c0, %true, %tolOut, %tolLse)
+      : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
+  %seed5 = arith.constant 47 : i32
+  %c300 = arith.constant 300 : index
+  %c400 = arith.constant 400 : index
+  // Nq = 400 > Nk = 300: 100 fully masked rows, the diagonal through the
+  // second and third query blocks of 192 rows
+  // CHECK: out_rel_err
+  // CHECK-NEXT: lse_err
+  // CHECK-NEXT: PASS
+  call @check(%c1, %c2, %c1, %c400, %c300, %seed5, %amp, %scale, %cm1, %c0, %true, %tolOut, %tolLse)
       : (index, index, index, index, index, i32, f32, f64, index, index, i1, f64, f64) -> ()
   %seed3 = arith.constant 32 : i32
   // Nq = 150 > Nk = 10: whole query blocks fully masked

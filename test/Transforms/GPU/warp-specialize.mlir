@@ -73,6 +73,13 @@ func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
 // One consumer warpgroup: 232 registers (two CTAs' worth of 256 threads).
 // CHECK-LABEL: func.func @one_warpgroup
 // CHECK: attn.warp_specialize attributes {consumer_registers = 232 : i64, consumer_warpgroups = 1 : i64, producer_registers = 24 : i64}
+// Three consumer warpgroups (192 rows on 12 warps): one CTA of 512 threads,
+// an entry cap of 128 registers, the consumers (4 x 128 - 24) / 3 rounded
+// down to 8 = 160; "empty" counts 384 consumer arrivals.
+// CHECK-LABEL: func.func @three_warpgroups
+// CHECK: attn.local_alloc {{.*}} : !attn.shared<192x64xf16, #attn.swizzled<blocked>>
+// CHECK: attn.mbarrier_alloc {arrivals = 384 : i64, {{.*}}} : !attn.mbarriers<2>
+// CHECK: attn.warp_specialize attributes {consumer_registers = 160 : i64, consumer_warpgroups = 3 : i64, producer_registers = 24 : i64}
 func.func @loop_body(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
                      %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
@@ -86,6 +93,14 @@ func.func @one_warpgroup(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
                  outs(%o : memref<?x?x?x64xf16>)
                  {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
+  return
+}
+func.func @three_warpgroups(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>,
+                            %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {config = #attn.tile_config<block_m = 192, block_n = 64, warps = 12, stages = 2>,
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true>}
   return
 }

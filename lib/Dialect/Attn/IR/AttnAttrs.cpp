@@ -143,14 +143,15 @@ LogicalResult
 TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t blockM, int64_t blockN, int64_t warps,
                        int64_t stages, bool splitKV) {
-  auto checkBlock = [&](StringRef name, int64_t v) -> LogicalResult {
-    if (v <= 0 || v > 256 || !llvm::isPowerOf2_64(v))
-      return emitError() << name << " must be a power of two in [1, 256], got "
-                         << v;
-    return success();
-  };
-  if (failed(checkBlock("block_m", blockM)))
-    return failure();
+  // Q blocks may also be 192 rows on 12 warps: three wgmma warpgroups of
+  // 64 rows, the form FlashAttention-3 uses where one warpgroup's softmax
+  // is long against its products (more softmax warps per sub-partition to
+  // hide it under the others' products).
+  if (blockM <= 0 || blockM > 256 ||
+      !(llvm::isPowerOf2_64(blockM) || blockM == 192))
+    return emitError() << "block_m must be a power of two in [1, 256] or "
+                          "192, got "
+                       << blockM;
   // K/V blocks may also be any multiple of 16 (a k16 step of P V): the
   // wide non-power-of-two blocks FlashAttention-3 uses on Hopper (128 x 176
   // at D = 128, 128 x 80 at D = 256) trade score registers for fewer
@@ -161,8 +162,9 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
            << "block_n must be a power of two or a multiple of 16 in [1, "
               "256], got "
            << blockN;
-  if (warps <= 0 || warps > 16 || !llvm::isPowerOf2_64(warps))
-    return emitError() << "warps must be a power of two in [1, 16], got "
+  if (warps <= 0 || warps > 16 || !(llvm::isPowerOf2_64(warps) || warps == 12))
+    return emitError() << "warps must be a power of two in [1, 16] or 12, "
+                          "got "
                        << warps;
   if (stages <= 0 || stages > 8)
     return emitError() << "stages must be in [1, 8], got " << stages;
