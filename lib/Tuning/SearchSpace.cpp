@@ -108,6 +108,24 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
           c.persistent = persistent;
           out.push_back(c);
         }
+  // Three consumer warpgroups (192-row Q blocks on 12 warps, 160
+  // registers each): more softmax warps per SM sub-partition to hide one
+  // warpgroup's softmax under the others' products, the form
+  // FlashAttention-3 uses at D = 64; K/V blocks of 64-112 columns are what
+  // fits those registers (128 spills at D = 128).
+  for (int64_t bn : {64, 80, 96, 112})
+    for (bool overlap : {false, true})
+      for (bool asyncPV : {false, true})
+        for (bool persistent : {false, true}) {
+          if (asyncPV && !overlap)
+            continue;
+          TuningCandidate c;
+          c.blockM = 192, c.blockN = bn, c.warps = 12, c.stages = 2;
+          c.wgmma = c.warpSpecialize = true;
+          c.overlapSoftmax = overlap, c.asyncPV = asyncPV;
+          c.persistent = persistent;
+          out.push_back(c);
+        }
   // And without a producer, 192 keys per block (D = 64's scores fit).
   TuningCandidate wide;
   wide.blockM = 128, wide.blockN = 192, wide.warps = 8, wide.stages = 2;

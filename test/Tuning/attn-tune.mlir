@@ -1,8 +1,10 @@
 // attn-tune: the search space for sm_90a (54 mma.sync + 12 wgmma + 4
 // warp-specialized wgmma candidates with the overlapped Q K^T, 4 with it
 // and async_pv and 4 without, and those 12 persistent; 42 warp-specialized
-// 128-row tiles with K/V blocks of 80 .. 192 keys, the same knobs, and a
-// 128 x 192 wgmma tile: 133), each compiled and assembled with
+// 128-row tiles with K/V blocks of 80 .. 192 keys, the same knobs, 24
+// 192-row tiles of three consumer warpgroups (K/V blocks of 64 .. 112
+// keys, the same knobs) and a 128 x 192 wgmma tile: 157), each compiled
+// and assembled with
 // ptxas -v, rejected when it
 // spills, the rest ranked by the cost model; --emit writes the best ones'
 // artifacts under names of their own, and the heuristic's kernel beside
@@ -28,7 +30,7 @@
 // the device to check them against; each candidate carries its printed
 // configurations and per --n cost.
 // CHECK: "accepted": {{[1-9][0-9]*}},
-// CHECK: "candidates": 133,
+// CHECK: "candidates": 157,
 // CHECK: "causal": true,
 // CHECK: "chip": "sm_90a",
 // CHECK: "d": 64,
@@ -45,8 +47,8 @@
 // CHECK-NEXT: "mods": ""
 // CHECK: "n_buckets": [
 // CHECK-NEXT: 2048
-// CHECK: "candidate": "{{(wgmma|mma.sync) [0-9]+x[0-9]+ w[48] s[123].*}}",
-// CHECK-NEXT: "config": "#attn.tile_config<block_m = {{[0-9]+}}, block_n = {{[0-9]+}}, warps = {{[48]}}, stages = {{[123]}}>",
+// CHECK: "candidate": "{{(wgmma|mma.sync) [0-9]+x[0-9]+ w(4|8|12) s[123].*}}",
+// CHECK-NEXT: "config": "#attn.tile_config<block_m = {{[0-9]+}}, block_n = {{[0-9]+}}, warps = {{4|8|12}}, stages = {{[123]}}>",
 // CHECK-NEXT: "cost": {{.*}},
 // CHECK-NEXT: "cost_bound_by_n": {
 // CHECK-NEXT: "2048": {{.*}}
@@ -62,20 +64,24 @@
 
 // The warp-specialized candidates (with the overlapped Q K^T, as the
 // defaults) carry the knobs in their strings: 4 at 128 x 64/128 and
-// 7 with wider K/V blocks, for each combination of the knobs.
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// 7 with wider K/V blocks, for each combination of the knobs; with the
+// 192-row tiles (4 K/V widths) 15 configurations each.
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // WS: {{^}}11{{$}}
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// WSALL: {{^}}15{{$}}
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws overlap persistent"' %t/report.json | FileCheck %s --check-prefix=WS
 // RUN: grep -c '"candidate": "wgmma 128x\(80\|96\|112\|144\|160\|176\|192\) w8 s2 ws' %t/report.json | FileCheck %s --check-prefix=WIDE
 // WIDE: {{^}}42{{$}}
+// RUN: grep -c '"candidate": "wgmma 192x\(64\|80\|96\|112\) w12 s2 ws' %t/report.json | FileCheck %s --check-prefix=THREE
+// THREE: {{^}}24{{$}}
 // With P V in flight across the iteration too (async_pv).
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WS
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws overlap async_pv persistent"' %t/report.json | FileCheck %s --check-prefix=WS
 // And those without the overlap.
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WS
-// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WS
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
+// RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws persistent"' %t/report.json | FileCheck %s --check-prefix=WS
 
 // Two emitted candidates: PTX and a kernel JSON each, renamed apart.
