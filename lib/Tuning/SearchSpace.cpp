@@ -46,6 +46,27 @@ std::string TuningCandidate::str() const {
   return s;
 }
 
+/// Appends the warp-specialized wgmma forms of a `blockM` x `blockN` tile
+/// on `warps` consumer warps with two stages: with and without the
+/// overlapped Q K^T, the overlapped ones also with async_pv, each also
+/// persistent.
+static void addWarpSpecializedForms(std::vector<TuningCandidate> &out,
+                                    int64_t blockM, int64_t blockN,
+                                    int64_t warps) {
+  for (bool overlap : {true, false})
+    for (bool asyncPV : {false, true})
+      for (bool persistent : {false, true}) {
+        if (asyncPV && !overlap)
+          continue;
+        TuningCandidate c;
+        c.blockM = blockM, c.blockN = blockN, c.warps = warps, c.stages = 2;
+        c.wgmma = c.warpSpecialize = true;
+        c.overlapSoftmax = overlap, c.asyncPV = asyncPV;
+        c.persistent = persistent;
+        out.push_back(c);
+      }
+}
+
 std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   std::vector<TuningCandidate> out;
   if (chip != "sm_80" && chip != "sm_90a")
@@ -96,41 +117,20 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   // 128 x 64 overlapped kernel from 4096 keys
   // (results/h200/2026-12-03-session14-r2.md).
   for (int64_t bn : {80, 96, 112, 144, 160, 176, 192})
-    for (bool overlap : {true, false})
-      for (bool asyncPV : {false, true})
-        for (bool persistent : {false, true}) {
-          if (asyncPV && !overlap)
-            continue;
-          TuningCandidate c;
-          c.blockM = 128, c.blockN = bn, c.warps = 8, c.stages = 2;
-          c.wgmma = c.warpSpecialize = true;
-          c.overlapSoftmax = overlap, c.asyncPV = asyncPV;
-          c.persistent = persistent;
-          out.push_back(c);
-        }
-  // Three consumer warpgroups (192-row Q blocks on 12 warps, 160
-  // registers each): more softmax warps per SM sub-partition to hide one
-  // warpgroup's softmax under the others' products, the form
-  // FlashAttention-3 uses at D = 64; K/V blocks of 64-112 columns are what
-  // fits those registers (128 spills at D = 128).
-  for (int64_t bn : {64, 80, 96, 112})
-    for (bool overlap : {false, true})
-      for (bool asyncPV : {false, true})
-        for (bool persistent : {false, true}) {
-          if (asyncPV && !overlap)
-            continue;
-          TuningCandidate c;
-          c.blockM = 192, c.blockN = bn, c.warps = 12, c.stages = 2;
-          c.wgmma = c.warpSpecialize = true;
-          c.overlapSoftmax = overlap, c.asyncPV = asyncPV;
-          c.persistent = persistent;
-          out.push_back(c);
-        }
+    addWarpSpecializedForms(out, /*blockM=*/128, bn, /*warps=*/8);
   // And without a producer, 192 keys per block (D = 64's scores fit).
   TuningCandidate wide;
   wide.blockM = 128, wide.blockN = 192, wide.warps = 8, wide.stages = 2;
   wide.wgmma = true;
   out.push_back(wide);
+  // Three consumer warpgroups (192-row Q blocks on 12 warps, 160
+  // registers each): more softmax warps per SM sub-partition to hide one
+  // warpgroup's softmax under the others' products, the form
+  // FlashAttention-3 uses at D = 64; K/V blocks of 64-112 columns are what
+  // fits those registers (128 spills at D = 128). Last, so that the
+  // candidates before keep their indices (the emitted kernels' names).
+  for (int64_t bn : {64, 80, 96, 112})
+    addWarpSpecializedForms(out, /*blockM=*/192, bn, /*warps=*/12);
   return out;
 }
 

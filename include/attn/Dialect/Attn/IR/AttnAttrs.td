@@ -84,9 +84,10 @@ def Attn_MaskAttr : Attn_Attr<"Mask", "mask"> {
 def Attn_TileConfigAttr : Attn_Attr<"TileConfig", "tile_config"> {
   let summary = "Tile sizes of an attention program";
   let description = [{
-    `block_m` query rows (a power of two) and `block_n` key rows (a power
-    of two, or a multiple of 16 such as 80 or 176) per tile, `warps` per
-    program (GPU targets), and `stages` of K/V blocks in flight (GPU
+    `block_m` query rows (a power of two, or 192: three wgmma warpgroups
+    of 64 rows on 12 warps) and `block_n` key rows (a power of two, or a
+    multiple of 16 such as 80 or 176) per tile, `warps` per program (a
+    power of two or 12; GPU targets), and `stages` of K/V blocks in flight (GPU
     targets, read by `attn-pipeline`: 1 is one K and one V buffer with the
     next K copied behind the scores; s > 1 is s buffer pairs, blocks
     j + 1 .. j + s - 1 in flight while block j is computed).
