@@ -24,7 +24,7 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                             /*async_pv=*/warpSpecialize && overlapSoftmax &&
                                 asyncPV,
                             /*prefetch_loads=*/false, /*stage_loads=*/false,
-                            /*stage_stores=*/false);
+                            /*stage_stores=*/false, /*early_qk=*/false);
 }
 
 std::string TuningCandidate::str() const {

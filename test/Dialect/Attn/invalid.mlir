@@ -555,6 +555,11 @@ func.func private @async_pv_peel() attributes {c = #attn.gpu_config<wgmma = true
 
 // -----
 
+// expected-error @+1 {{early_qk issues the next scores before the softmax in async_pv's rotation and needs async_pv}}
+func.func private @early_qk_alone() attributes {c = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, early_qk = true>}
+
+// -----
+
 // expected-error @+1 {{stage_loads copies tiles with the TMA producer and needs warp_specialize}}
 func.func private @stage_loads_alone() attributes {c = #attn.gpu_config<wgmma = true, stage_loads = true>}
 

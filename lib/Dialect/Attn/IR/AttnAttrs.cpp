@@ -104,7 +104,7 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                       bool warpSpecialize, bool pingPong, bool,
                       unsigned fmaExp2, bool peelLastBlock,
                       unsigned rescaleSlack, bool asyncPV, bool,
-                      bool stageLoads, bool stageStores) {
+                      bool stageLoads, bool stageStores, bool earlyQK) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -126,6 +126,12 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                           "needs overlap_softmax and warp_specialize";
   if (asyncPV && peelLastBlock)
     return emitError() << "async_pv is not built with peel_last_block";
+  // early_qk moves the next block's Q K^T of async_pv's rotation back in
+  // front of the softmax; without async_pv the overlap already has it
+  // there.
+  if (earlyQK && !asyncPV)
+    return emitError() << "early_qk issues the next scores before the "
+                          "softmax in async_pv's rotation and needs async_pv";
   // The staged tiles' copies are TMA boxes that the producer issues; the
   // cp.async copies of the other kernels move whole rows only.
   if (stageLoads && !warpSpecialize)

@@ -64,7 +64,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false,
                            /*rescale_slack=*/0, /*async_pv=*/false,
                            /*prefetch_loads=*/false, /*stage_loads=*/false,
-                           /*stage_stores=*/false)};
+                           /*stage_stores=*/false, /*early_qk=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -279,7 +279,7 @@ static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
       rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
-      stageStores);
+      stageStores, gpu.getEarlyQk());
 }
 
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit

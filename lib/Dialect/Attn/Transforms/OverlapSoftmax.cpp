@@ -61,6 +61,27 @@
 //     because P V reads its registers until it completes and the next
 //     block's P is written to the same ones. attn-warp-specialize releases
 //     V's stage after the next iteration's wait.
+//  5. With `early_qk` (and async_pv) block j + 1's product stays before
+//     the softmax, as in step 3, and P V stays in flight as in step 4:
+//
+//       for j in [lo, hi):
+//         Sn = Q K[min(j + 1, hi - 1)]^T           (async)
+//         P, m', l' = mask / score modifications / online softmax of S
+//         acc, P = wait(acc, P)                    (pending = 0: Sn too)
+//         acc = alpha(m, m') acc
+//         acc = P V[j] + acc                       (async, yielded)
+//         Sn = wait(Sn)                            (pending = 1: P V runs on)
+//         S = Sn
+//
+//     Both products run under every softmax, for a second live score
+//     tile: where the softmax is as long as the products (a softcap's
+//     tanh and ex2 at D = 128), a warpgroup then never waits for its next
+//     scores with no softmax to run. The accumulator's wait completes
+//     block j + 1's product as well (it ran under the softmax): leaving it
+//     pending there (wait_group 1, P V of block j - 1 being the older
+//     group) made ptxas serialize every wgmma (C7514), as it cannot tell
+//     which group such a wait completes, and the rescale then reads the
+//     accumulator of P V of block j - 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,7 +246,8 @@ static Value rescale(OpBuilder &b, Location loc, Value acc, Value max,
 }
 
 static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
-                        ArrayRef<LoopProducts> products, bool asyncPV) {
+                        ArrayRef<LoopProducts> products, bool asyncPV,
+                        bool earlyQK) {
   scf::ForOp first = chain.front();
   LoopProducts p0 = products.front();
   Value lo = first.getLowerBound();
@@ -291,6 +313,8 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
       // same registers (a value of the loop body has one register in
       // every iteration), so its conversion must follow the wait (as
       // FlashAttention-3 converts P after warpgroup_wait<0>).
+      // With early_qk block j + 1's product stays where step 3 issued it,
+      // before the softmax, and this wait completes it too (see step 5).
       rewriter.setInsertionPointAfter(softmax);
       Value probs = softmax.getProbs();
       auto accWait = DotWaitOp::create(rewriter, loc, ValueRange{acc, probs},
@@ -301,7 +325,8 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
           softmax.getMaxBound()
               ? acc
               : rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
-      nextScores.getDefiningOp()->moveBefore(p.values);
+      if (!earlyQK)
+        nextScores.getDefiningOp()->moveBefore(p.values);
       rewriter.modifyOpInPlace(p.values, [&] {
         p.values.getAccMutable().assign(rescaled);
         p.values.setAsync(true);
@@ -360,7 +385,8 @@ struct AttnOverlapSoftmaxPass
       }
       if (products.size() == chain.size())
         rotateChain(rewriter, chain, products,
-                    program.getGpuConfigOrDefault().getAsyncPv());
+                    program.getGpuConfigOrDefault().getAsyncPv(),
+                    program.getGpuConfigOrDefault().getEarlyQk());
     }
   }
 };

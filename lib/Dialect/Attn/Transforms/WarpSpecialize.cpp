@@ -655,9 +655,11 @@ bool Specializer::run() {
       // With async_pv a block's two products are issued back to back
       // (block j + 1's Q K^T, block j's P V) and waited for later: one
       // turn from the first issue to the last, as FlashAttention-3 passes
-      // the turn right after issuing both. Otherwise a turn per product.
+      // the turn right after issuing both. Otherwise (and with early_qk,
+      // whose products have the softmax between them) a turn per product.
       SmallVector<std::pair<Operation *, Operation *>> turns;
-      if (gpuConfig.getAsyncPv() && !products.empty())
+      if (gpuConfig.getAsyncPv() && !gpuConfig.getEarlyQk() &&
+          !products.empty())
         turns.push_back({products.front(), products.back()});
       else
         for (Operation *op : products)

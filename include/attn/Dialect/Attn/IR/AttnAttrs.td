@@ -208,6 +208,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       rescaled after that softmax. Only one score tile is then live (the
       one under the softmax), not two, which leaves registers for wider
       K/V blocks with the overlap (`attn-overlap-softmax`).
+    * `early_qk` (with `async_pv`): block `j + 1`'s `Q K^T` is issued
+      before block `j`'s softmax, as without `async_pv`, while `P V` of
+      block `j - 1` stays in flight across the iteration: both products
+      run under every softmax (the accumulator's wait then leaves the next
+      scores pending), for a second live score tile. Meant for softmaxes as
+      long as the products (a softcap at D = 128: a tanh and an ex2 per
+      score, MUFU work equal to the tensor work), where a warpgroup
+      otherwise waits for its next scores with no softmax to run.
     * `prefetch_loads`: every register tile a K/V loop loads from global
       memory (a bias) is prefetched into L1 one block ahead
       (`attn.prefetch`, `attn-prefetch-loads`), so that the block's loads,
@@ -256,7 +264,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$async_pv,
     DefaultValuedParameter<"bool", "false">:$prefetch_loads,
     DefaultValuedParameter<"bool", "false">:$stage_loads,
-    DefaultValuedParameter<"bool", "false">:$stage_stores
+    DefaultValuedParameter<"bool", "false">:$stage_stores,
+    DefaultValuedParameter<"bool", "false">:$early_qk
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -267,7 +276,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
-                   /*stage_loads=*/false, /*stage_stores=*/false);
+                   /*stage_loads=*/false, /*stage_stores=*/false,
+                   /*early_qk=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -276,7 +286,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*ping_pong=*/false, /*persistent=*/false, /*fma_exp2=*/0,
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
-                   /*stage_loads=*/false, /*stage_stores=*/false);
+                   /*stage_loads=*/false, /*stage_stores=*/false,
+                   /*early_qk=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
