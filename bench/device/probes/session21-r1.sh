@@ -17,7 +17,7 @@
 #     192-row forms against the database's 128 x 112 tile, and that tile
 #     against itself without the bias; early_qk (both products under the
 #     softmax) at 128 x 80 / 96 / 112, with ping-pong, bf16, and without a
-#     softcap, against the same references.
+#     softcap, against the same references, and with the staged bias.
 # Pack: .device/pack/w12.tgz.
 set -uo pipefail
 final=${OUT:-/tmp/out}
@@ -30,7 +30,7 @@ timeout 120 python3 bench/device/run.py --artifacts /tmp/t/w12 --runtime $L --ke
   --out /tmp/check --quick --no-isolate --kernel-timeout 30 > "$out/check.log" 2>&1
 echo "run.py --quick: exit $?"; grep -E "FAIL" "$out/check.log" | cut -c1-160 | head; tail -3 "$out/check.log" | cut -c1-200
 echo "[$(( $(date +%s) - t0 )) s]"
-p="sc_base=nosc_base,w12_80a=sc_base,w12_80app=sc_base,w12_96n=sc_base,w12_96np=sc_base,w12_64o=sc_base,w12_64op=sc_base,w12_80o=sc_base,w12_112n=sc_base,w12_80a3=sc_base,nw12_80a=nosc_base,nw12_96n=nosc_base,bw12_80a=bsc_base,sd64=nd64,d64w12a=nd64,d64w12o=nd64,d64w12n=nd64,sd64w12a=sd64,sd64w12o=sd64,bb_base=nb_base,bb_w12_80a=bb_base,bb_w12_96n=bb_base,bb_w12_64a=bb_base,eq80=sc_base,eq96=sc_base,eq112=sc_base,eq96pp=sc_base,beq96=bsc_base,neq96=nosc_base,neq112=nosc_base"
+p="sc_base=nosc_base,w12_80a=sc_base,w12_80app=sc_base,w12_96n=sc_base,w12_96np=sc_base,w12_64o=sc_base,w12_64op=sc_base,w12_80o=sc_base,w12_112n=sc_base,w12_80a3=sc_base,nw12_80a=nosc_base,nw12_96n=nosc_base,bw12_80a=bsc_base,sd64=nd64,d64w12a=nd64,d64w12o=nd64,d64w12n=nd64,sd64w12a=sd64,sd64w12o=sd64,bb_base=nb_base,bb_w12_80a=bb_base,bb_w12_96n=bb_base,bb_w12_64a=bb_base,eq80=sc_base,eq96=sc_base,eq112=sc_base,eq96pp=sc_base,beq96=bsc_base,neq96=nosc_base,neq112=nosc_base,bb_eq96=bb_base,bb_eq80=bb_base"
 timeout $(( $(left) - 10 )) python3 bench/device/pair.py --artifacts /tmp/t/w12 --runtime $L \
   --out "$out/pairs-w12.json" --rounds 3 --ns 1024,4096,16384 --pairs "$p" > "$out/pairs-w12.txt" 2>&1
 echo "pairs: exit $?"; grep -E "A/B" "$out/pairs-w12.txt" | cut -c1-120
