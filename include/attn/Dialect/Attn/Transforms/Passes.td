@@ -263,7 +263,10 @@ def AttnOverlapSoftmax : Pass<"attn-overlap-softmax"> {
     probabilities, whose conversion to 16 bits must not overwrite the P
     registers the product still reads) after its own softmax, and one wait
     after the chain completes the last. The `Q K^T` is waited for with
-    `pending = 1`.
+    `pending = 1`. With `early_qk` as well, block `j + 1`'s `Q K^T` stays
+    before the softmax (both products then run under it) and the
+    accumulator's wait completes it too (`pending = 0`: a wait that left it
+    pending made ptxas serialize every wgmma, C7514).
 
     ```mlir
     // after (abridged)
