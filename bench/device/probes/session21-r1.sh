@@ -8,7 +8,9 @@
 #  1. run.py --quick on w12/ (build_variants.sh,
 #     bench/device/probes/session21-w12-variants.txt): every 192-row form,
 #     causal both alignments among them, and the 128 x 192 references;
-#  2. pair.py: each f16 softcap form against the 128 x 192 async_pv
+#  2. the MUFU / tensor overlap probe (mufu_tensor_overlap.cu): the best
+#     overlap of the two pipes with no schedule's dependencies;
+#  3. pair.py: each f16 softcap form against the 128 x 192 async_pv
 #     persistent softcap kernel (sc_base), the softcap's cost on the
 #     reference (sc_base / nosc_base), the 192-row forms without a softcap
 #     against nosc_base, bf16; D = 64 with and without a softcap (192 x 128
@@ -29,6 +31,13 @@ exec > >(tee "$out/summary.txt") 2>&1
 timeout 120 python3 bench/device/run.py --artifacts /tmp/t/w12 --runtime $L --kernels '*' \
   --out /tmp/check --quick --no-isolate --kernel-timeout 30 > "$out/check.log" 2>&1
 echo "run.py --quick: exit $?"; grep -E "FAIL" "$out/check.log" | cut -c1-160 | head; tail -3 "$out/check.log" | cut -c1-200
+echo "[$(( $(date +%s) - t0 )) s]"
+# 2. The overlap probe (mufu_tensor_overlap.cu): the best overlap of the
+#    MUFU and tensor pipes with no schedule's dependencies, 2 and 3
+#    warpgroups, with and without the tanh.
+nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o /tmp/mto bench/device/probes/mufu_tensor_overlap.cu \
+  > "$out/mto-build.txt" 2>&1 && timeout 60 /tmp/mto 2048 > "$out/mto.txt" 2>&1
+echo "overlap probe: exit $?"; cat "$out/mto.txt"
 echo "[$(( $(date +%s) - t0 )) s]"
 p="sc_base=nosc_base,w12_80a=sc_base,w12_80app=sc_base,w12_96n=sc_base,w12_96np=sc_base,w12_64o=sc_base,w12_64op=sc_base,w12_80o=sc_base,w12_112n=sc_base,w12_80a3=sc_base,nw12_80a=nosc_base,nw12_96n=nosc_base,bw12_80a=bsc_base,sd64=nd64,d64w12a=nd64,d64w12o=nd64,d64w12n=nd64,sd64w12a=sd64,sd64w12o=sd64,bb_base=nb_base,bb_w12_80a=bb_base,bb_w12_96n=bb_base,bb_w12_64a=bb_base,eq80=sc_base,eq96=sc_base,eq112=sc_base,eq96pp=sc_base,beq96=bsc_base,neq96=nosc_base,neq112=nosc_base,bb_eq96=bb_base,bb_eq80=bb_base"
 timeout $(( $(left) - 10 )) python3 bench/device/pair.py --artifacts /tmp/t/w12 --runtime $L \
