@@ -30,12 +30,6 @@ __device__ inline uint32_t blocked(int r, int c, int R) {
   return block * R * 128 + r * 128 + ((chunk ^ (r % 8)) * 16) + (cc % 8) * 2;
 }
 
-__device__ inline uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t sbo) {
-  return (uint64_t)((addr >> 4) & 0x3FFF) |
-         ((uint64_t)((lbo >> 4) & 0x3FFF) << 16) |
-         ((uint64_t)((sbo >> 4) & 0x3FFF) << 32) | (1ull << 62);
-}
-
 __device__ inline void fence_commit_wait_pre() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 }
