@@ -24,7 +24,9 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
                             /*async_pv=*/warpSpecialize && overlapSoftmax &&
                                 asyncPV,
                             /*prefetch_loads=*/false, /*stage_loads=*/false,
-                            /*stage_stores=*/false, /*early_qk=*/false);
+                            /*stage_stores=*/false,
+                            /*early_qk=*/warpSpecialize && overlapSoftmax &&
+                                asyncPV && earlyQK);
 }
 
 std::string TuningCandidate::str() const {
@@ -40,7 +42,7 @@ std::string TuningCandidate::str() const {
   if (warpSpecialize)
     s += overlapSoftmax ? " ws overlap" : " ws";
   if (warpSpecialize && overlapSoftmax && asyncPV)
-    s += " async_pv";
+    s += earlyQK ? " async_pv early_qk" : " async_pv";
   if (persistent)
     s += " persistent";
   return s;
@@ -131,6 +133,20 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   // candidates before keep their indices (the emitted kernels' names).
   for (int64_t bn : {64, 80, 96, 112})
     addWarpSpecializedForms(out, /*blockM=*/192, bn, /*warps=*/12);
+  // async_pv with the next block's Q K^T before the softmax (early_qk):
+  // both products under every softmax, for a second score tile, which
+  // fits at D = 128 up to 112 keys per block. For softmaxes as long as the
+  // products (a softcap at D = 128). Last, behind their async_pv twins,
+  // which the cost model cannot tell them from (the twin wins a tie).
+  for (int64_t bn : {80, 96, 112})
+    for (bool persistent : {false, true}) {
+      TuningCandidate c;
+      c.blockM = 128, c.blockN = bn, c.warps = 8, c.stages = 2;
+      c.wgmma = c.warpSpecialize = true;
+      c.overlapSoftmax = c.asyncPV = c.earlyQK = true;
+      c.persistent = persistent;
+      out.push_back(c);
+    }
   return out;
 }
 

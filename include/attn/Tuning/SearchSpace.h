@@ -32,6 +32,9 @@ struct TuningCandidate {
   /// With overlapSoftmax: P V in flight across the iteration
   /// (`#attn.gpu_config<async_pv>`).
   bool asyncPV = false;
+  /// With asyncPV: the next block's Q K^T issued before the softmax too
+  /// (`#attn.gpu_config<early_qk>`).
+  bool earlyQK = false;
 
   TileConfigAttr tileConfig(MLIRContext *ctx) const;
   GpuConfigAttr gpuConfig(MLIRContext *ctx) const;
@@ -49,7 +52,9 @@ struct TuningCandidate {
 /// the tiles), the overlapped ones also with P V in flight across the
 /// iteration (async_pv), and 128-row warp-specialized tiles with K/V
 /// blocks of 80, 96, 112, 144, 160, 176 and 192 keys (2 stages, the same
-/// knobs) and a 128 x 192 wgmma tile without a producer. Empty for another
+/// knobs), a 128 x 192 wgmma tile without a producer, 192-row tiles on 12
+/// warps (three consumer warpgroups; K/V blocks of 64-112 keys, the same
+/// knobs) and async_pv with early_qk at 128 x 80-112. Empty for another
 /// chip.
 std::vector<TuningCandidate> enumerateCandidates(llvm::StringRef chip);
 
