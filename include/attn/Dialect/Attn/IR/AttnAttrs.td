@@ -211,8 +211,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     * `early_qk` (with `async_pv`): block `j + 1`'s `Q K^T` is issued
       before block `j`'s softmax, as without `async_pv`, while `P V` of
       block `j - 1` stays in flight across the iteration: both products
-      run under every softmax (the accumulator's wait then leaves the next
-      scores pending), for a second live score tile. Meant for softmaxes as
+      run under every softmax (the accumulator's wait after it completes
+      both), for a second live score tile. Meant for softmaxes as
       long as the products (a softcap at D = 128: a tanh and an ex2 per
       score, MUFU work equal to the tensor work), where a warpgroup
       otherwise waits for its next scores with no softmax to run.
