@@ -11,6 +11,8 @@
 # and the body of #attn.gpu_config<...>. Prints ptxas's register and
 # spill report per kernel. Then, on the device:
 #   ATTN_ARTIFACTS=DIR bash bench/device/device_run.sh COMMIT --no-isolate
+# ATTN_COMPILE_FLAGS (optional) adds attn-compile flags to every kernel
+# (e.g. --narrow-swizzles).
 # usage: bench/device/build_variants.sh DIR [CHIP] < variants.txt
 # e.g.   echo "x_f16_d128 f16 128 none block_m = 128, block_n = 64, warps = 4, stages = 2; lazy_rescale = true" |
 #          bench/device/build_variants.sh .device/tune
@@ -75,7 +77,8 @@ func.func @$name(%q: memref<?x?x?x${d}x${dt}>, %k: memref<?x?x?x${d}x${dt}>,
   return
 }
 MLIR
-  if ! build/bin/attn-compile "$src" --chip="$chip" --cubin -o "$out" > "$out/src/$name.log" 2>&1; then
+  # shellcheck disable=SC2086 # ATTN_COMPILE_FLAGS is a list of flags
+  if ! build/bin/attn-compile "$src" --chip="$chip" --cubin ${ATTN_COMPILE_FLAGS:-} -o "$out" > "$out/src/$name.log" 2>&1; then
     echo "$name: does not compile: $(grep -m1 error: "$out/src/$name.log")"; continue
   fi
   echo "$name: $("$ptxas" -arch="$chip" -v "$out/$name.$chip.ptx" -o /dev/null 2>&1 \

@@ -159,6 +159,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
   pm.addPass(createAttnOverlapSoftmax());
   AttnStageLoadsOptions staging;
   staging.staging = options.stageLoads;
+  staging.narrowSwizzles = options.narrowSwizzles;
   pm.addPass(createAttnStageLoads(staging));
   pm.addPass(createAttnStageShared());
   pm.addPass(createAttnWarpSpecialize());

@@ -61,6 +61,12 @@ static cl::opt<bool> noDispatch(
     "no-length-dispatch",
     cl::desc("One kernel per function for every key length, no dispatch "
              "table"), cl::cat(category));
+static cl::opt<bool> narrowSwizzles(
+    "narrow-swizzles",
+    cl::desc("Stage a bias tile whose columns are a multiple of 16 but not "
+             "of 64 in a 32- or 64-byte TMA swizzle (no bank conflicts) "
+             "instead of unswizzled rows; off by default until measured"),
+    cl::cat(category));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -82,6 +88,7 @@ int main(int argc, char **argv) {
   options.toolkit = toolkit;
   options.splitKVLoop = !noSplit;
   options.seqLen = seqLen;
+  options.narrowSwizzles = narrowSwizzles;
   options.tuningDb = tuningDb == "none" ? "" : tuningDb.getValue();
   if (tuningDb.empty()) {
     // The reviewed database of the build (data/tuning/), for its chip.

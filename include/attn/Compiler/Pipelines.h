@@ -47,6 +47,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "stage_loads asks for (false: the kernels' TMA "
                      "fallbacks)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> narrowSwizzles{
+      *this, "narrow-swizzles",
+      llvm::cl::desc("Stage a bias tile of 80, 96 or 112 columns (any "
+                     "multiple of 16 but not of 64) in a 32- or 64-byte TMA "
+                     "swizzle instead of unswizzled rows (attn-stage-loads; "
+                     "off until measured on the device)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> tmaFallbacks{
       *this, "tma-fallbacks",
       llvm::cl::desc("Compile each kernel that stages a load a second time "

@@ -89,7 +89,12 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       MemRefType source = copy.getSource().getType();
       SharedBufferType dest = copy.getDest().getType();
-      if (!isa<SwizzledSharedLayoutAttr>(dest.getLayout()))
+      auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(dest.getLayout());
+      if (swizzled && swizzled.getSpan() != 128)
+        return fail("an asynchronous copy (cp.async) writes the 128-byte "
+                    "swizzle; narrower spans are written by TMA boxes of "
+                    "warp_specialize's producer");
+      if (!swizzled)
         return fail("an asynchronous copy writes swizzled rows; a tile "
                     "staged by stage_loads is copied by the TMA producer of "
                     "warp_specialize, which this program did not get (see "

@@ -777,10 +777,11 @@ struct AsyncWaitLowering : public OpConversionPattern<AsyncWaitOp> {
 /// tile order), `ptr` its place in the shared buffer at byte offset `base`
 /// in `layout`: what attn.local_store writes and attn.local_load reads.
 /// Swizzled rows are conflict-free (the eight rows of a quad column read
-/// eight chunks); in #attn.unswizzled rows of 2C bytes the eight rows
-/// conflict 2-way where C is an odd multiple of 16 (80, 112, 176 columns),
-/// 4-way at an odd multiple of 32 (96): attn-stage-loads picks the swizzled
-/// layout where C is a multiple of 64.
+/// eight chunks, in every span); in #attn.unswizzled rows of 2C bytes the
+/// eight rows conflict 2-way where C is an odd multiple of 16 (80, 112, 176
+/// columns), 4-way at an odd multiple of 32 (96): attn-stage-loads picks
+/// the swizzled layout where C is a multiple of 64 (and, with
+/// narrow-swizzles, a 32- or 64-byte span where it is one of 16 or 32).
 static void forEachPair(ImplicitLocOpBuilder &b, Operation *op,
                         RankedTensorType type, Attribute layout, Value base,
                         function_ref<void(int64_t, Value)> fn) {
@@ -808,7 +809,8 @@ static void forEachPair(ImplicitLocOpBuilder &b, Operation *op,
               arith::AddIOp::create(
                   b, base,
                   warp.sharedOffset(row, i32(b, 8 * nt), cols, rows,
-                                    swizzled.getBlocked())),
+                                    swizzled.getBlocked(),
+                                    swizzled.getSpan())),
               lane);
         else
           off = arith::AddIOp::create(b, rowStart, i32(b, 16 * nt));

@@ -346,11 +346,28 @@ struct TensorMap {
   unsigned arg;
   int64_t rows;
   int64_t elementBytes;
-  /// Columns of one box: 64-column blocks with the 128-byte swizzle
-  /// (#attn.swizzled<blocked>), or the tile's whole rows unswizzled.
+  /// Columns of one box: column blocks of `swizzle`-byte rows
+  /// (#attn.swizzled<blocked, span = swizzle>), or the tile's whole rows
+  /// unswizzled (swizzle 0).
   int64_t boxCols;
   int64_t swizzle;
+
+  bool operator==(const TensorMap &o) const {
+    return arg == o.arg && rows == o.rows && elementBytes == o.elementBytes &&
+           boxCols == o.boxCols && swizzle == o.swizzle;
+  }
 };
+
+/// The descriptor that `copy` (of argument `arg`) reads through: its
+/// destination's rows, and its layout's box and swizzle.
+static TensorMap copyMap(TmaCopyOp copy, unsigned arg) {
+  SharedBufferType dest = copy.getDest().getType();
+  int64_t rows = dest.getShape()[0];
+  int64_t bytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
+  if (auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(dest.getLayout()))
+    return {arg, rows, bytes, swizzled.getSpan() / bytes, swizzled.getSpan()};
+  return {arg, rows, bytes, dest.getShape()[1], 0};
+}
 
 /// The TMA descriptors `program`'s copies need, in argument order.
 static SmallVector<TensorMap> tensorMapsOf(ProgramOp program,
@@ -366,18 +383,10 @@ static SmallVector<TensorMap> tensorMapsOf(ProgramOp program,
     maps.push_back({arg, 64, bytes, 128 / bytes, 128});
   });
   program.walk([&](TmaCopyOp copy) {
-    unsigned arg = llvm::find(args, copy.getSource()) - args.begin();
-    int64_t rows = copy.getDest().getType().getShape()[0];
-    if (llvm::any_of(maps, [&](const TensorMap &m) {
-          return m.arg == arg && m.rows == rows;
-        }))
-      return;
-    int64_t bytes = copy.getSource().getType().getElementTypeBitWidth() / 8;
-    SharedBufferType dest = copy.getDest().getType();
-    if (isa<UnswizzledSharedLayoutAttr>(dest.getLayout()))
-      maps.push_back({arg, rows, bytes, dest.getShape()[1], 0});
-    else
-      maps.push_back({arg, rows, bytes, 128 / bytes, 128});
+    TensorMap map =
+        copyMap(copy, llvm::find(args, copy.getSource()) - args.begin());
+    if (!llvm::is_contained(maps, map))
+      maps.push_back(map);
   });
   llvm::stable_sort(maps, [](const TensorMap &a, const TensorMap &b) {
     return a.arg < b.arg;
@@ -574,7 +583,7 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   kernel.walk([&](TmaCopyOp copy) {
     for (auto [i, map] : llvm::enumerate(maps))
       if (copy.getSource() == mapping.lookup(args[map.arg]) &&
-          copy.getDest().getType().getShape()[0] == map.rows)
+          copyMap(copy, map.arg) == map)
         copy.getTensorMapMutable().assign(entry.getArgument(args.size() + i));
   });
 
@@ -610,9 +619,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
     SmallVector<Attribute> entries;
     for (const TensorMap &map : maps) {
       int64_t rank = cast<MemRefType>(args[map.arg].getType()).getRank();
-      // Innermost first: the box's columns (128-byte rows, the 128-byte
-      // swizzle's width, for swizzled tiles), `rows` rows, one of each
-      // outer index.
+      // Innermost first: the box's columns (rows of the swizzle's width,
+      // for swizzled tiles), `rows` rows, one of each outer index.
       SmallVector<int64_t> box(rank, 1);
       box[0] = map.boxCols;
       box[1] = map.rows;

@@ -52,17 +52,24 @@ Value WarpMMA::swizzled(Value row, Value col, int64_t cols) {
       arith::MulIOp::create(b, phys, i32(16)));
 }
 
-Value WarpMMA::swizzledBlocked(Value row, Value col, int64_t rows) {
-  // (col / 64) 128 rows + 128 row + 16 ((col / 8) % 8 ^ row % 8)
+Value WarpMMA::swizzledBlocked(Value row, Value col, int64_t rows,
+                               int64_t span) {
+  // With k = span / 16 chunks per row and 128 / span rows per 128 bytes:
+  // (col / 8 / k) span rows + span row + 16 ((col / 8) % k ^ (row / (128 /
+  // span)) % k); for the 128-byte span (col / 64) 128 rows + 128 row +
+  // 16 ((col / 8) % 8 ^ row % 8).
+  int64_t k = span / 16;
   Value chunk = arith::DivUIOp::create(b, col, i32(8));
-  Value block = arith::DivUIOp::create(b, chunk, i32(8));
+  Value block = arith::DivUIOp::create(b, chunk, i32(k));
+  Value rowBits = span == 128 ? row
+                              : arith::DivUIOp::create(b, row, i32(128 / span));
   Value phys = arith::XOrIOp::create(
-      b, arith::RemUIOp::create(b, chunk, i32(8)),
-      arith::RemUIOp::create(b, row, i32(8)));
+      b, arith::RemUIOp::create(b, chunk, i32(k)),
+      arith::RemUIOp::create(b, rowBits, i32(k)));
   return arith::AddIOp::create(
       b,
-      arith::AddIOp::create(b, arith::MulIOp::create(b, block, i32(128 * rows)),
-                            arith::MulIOp::create(b, row, i32(128))),
+      arith::AddIOp::create(b, arith::MulIOp::create(b, block, i32(span * rows)),
+                            arith::MulIOp::create(b, row, i32(span))),
       arith::MulIOp::create(b, phys, i32(16)));
 }
 

@@ -49,13 +49,17 @@ public:
   /// 8 rows an ldmatrix reads fall in 8 different bank groups. `col` is a
   /// multiple of 8; `cols` a multiple of 64.
   Value swizzled(Value row, Value col, int64_t cols);
-  /// The same in the blocked layout (#attn.swizzled<blocked>) of a tile of
-  /// `rows` rows: 64-column blocks of [rows, 64], 128-byte rows.
-  Value swizzledBlocked(Value row, Value col, int64_t rows);
+  /// The same in the blocked layout (#attn.swizzled<blocked, span = S>) of
+  /// a tile of `rows` rows: S / 2-column blocks of [rows, S / 2], S-byte
+  /// rows, swizzled as TMA's S-byte mode writes them (S = 128: 64-column
+  /// blocks whose chunks are XOR-swizzled by row % 8).
+  Value swizzledBlocked(Value row, Value col, int64_t rows,
+                        int64_t span = 128);
   /// One of the two, as `blocked` says.
   Value sharedOffset(Value row, Value col, int64_t cols, int64_t rows,
-                     bool blocked) {
-    return blocked ? swizzledBlocked(row, col, rows) : swizzled(row, col, cols);
+                     bool blocked, int64_t span = 128) {
+    return blocked ? swizzledBlocked(row, col, rows, span)
+                   : swizzled(row, col, cols);
   }
 
   /// What every copy of one tensor's tiles by this thread shares (see

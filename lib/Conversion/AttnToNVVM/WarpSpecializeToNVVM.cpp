@@ -143,9 +143,10 @@ struct MBarrierArriveLowering : public OpConversionPattern<MBarrierArriveOp> {
   }
 };
 
-/// One arrive.expect_tx of the tile's bytes, then one box per 64-column
-/// block (each an [R, 64] tile of 128-byte rows, 128 R bytes apart: the
-/// #attn.swizzled<blocked> layout is what TMA's 128-byte swizzle writes).
+/// One arrive.expect_tx of the tile's bytes, then one box per column block
+/// (each an [R, S / 2] tile of S-byte rows, S R bytes apart: the
+/// #attn.swizzled<blocked, span = S> layout is what TMA's S-byte swizzle
+/// writes; S = 128 for wgmma's operands).
 struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -159,10 +160,10 @@ struct TmaCopyLowering : public OpConversionPattern<TmaCopyOp> {
     SharedBufferType dest = op.getDest().getType();
     int64_t rows = dest.getShape()[0], cols = dest.getShape()[1];
     int64_t eltBytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
-    // #attn.swizzled<blocked>: 64-column boxes of 128-byte rows, one after
+    // #attn.swizzled<blocked, span = S>: boxes of S-byte rows, one after
     // the other; #attn.unswizzled: one box of whole rows.
-    bool plain = isa<UnswizzledSharedLayoutAttr>(dest.getLayout());
-    int64_t boxCols = plain ? cols : 128 / eltBytes;
+    auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(dest.getLayout());
+    int64_t boxCols = swizzled ? swizzled.getSpan() / eltBytes : cols;
     Value bar = barrierPointer(b, adaptor.getBarriers().front(),
                                adaptor.getIndex().front());
     NVVM::MBarrierArriveExpectTxOp::create(

@@ -43,6 +43,31 @@ func.func @swizzled_f32(%t: tensor<64x64xf32, #attn.swizzled>)
 
 // -----
 
+// expected-error @+1 {{#attn.swizzled's span is a TMA swizzle width: 32, 64 or 128 bytes, got 48}}
+func.func @swizzled_span(%t: tensor<64x64xf16, #attn.swizzled<blocked, span = 48>>)
+
+// -----
+
+// The narrower spans exist for TMA boxes, one per column block.
+// expected-error @+1 {{#attn.swizzled with a span of 32 bytes must be blocked}}
+func.func @swizzled_span_unblocked(%t: !attn.shared<64x64xf16, #attn.swizzled<span = 32>>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled needs a column count that is a multiple of 32 (4 chunks of 16 bytes), got 80}}
+func.func @swizzled_span_cols(%t: tensor<128x80xf16, #attn.swizzled<blocked, span = 64>>)
+
+// -----
+
+// wgmma's descriptors read the 128-byte swizzle only.
+func.func @dot_b_narrow_span(%a: !attn.shared<64x64xf16, #attn.swizzled<blocked>>, %b: !attn.shared<64x64xf16, #attn.swizzled<blocked, span = 64>>, %acc: tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>) {
+  // expected-error @+1 {{operand B must be in shared memory (#attn.swizzled, 128-byte span), got #attn.swizzled<blocked, span = 64>}}
+  %s = attn.dot %a, %b, %acc transpose_b : !attn.shared<64x64xf16, #attn.swizzled<blocked>>, !attn.shared<64x64xf16, #attn.swizzled<blocked, span = 64>> -> tensor<64x64xf32, #attn.mma<warps = 4, version = 3>>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{!attn.shared holds a 2-D tile or stages of one (rank 2 or 3), got rank 1}}
 func.func @shared_rank(%b: !attn.shared<64xf16, #attn.swizzled>)
 
@@ -126,7 +151,7 @@ func.func @dot_mixed(%a: tensor<64x64xf16, #attn.swizzled>, %b: tensor<64x64xf16
 // -----
 
 func.func @dot_a_parent(%a: tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 2>>>, %b: tensor<64x64xf16, #attn.swizzled>, %acc: tensor<64x64xf32, #attn.mma<warps = 4>>) {
-  // expected-error @+1 {{operand A must be in shared memory or in the dot-operand layout of the result's #attn.mma<warps = 4>, got #attn.dot_operand<a, #attn.mma<warps = 2>>}}
+  // expected-error @+1 {{operand A must be in shared memory (#attn.swizzled, 128-byte span) or in the dot-operand layout of the result's #attn.mma<warps = 4>, got #attn.dot_operand<a, #attn.mma<warps = 2>>}}
   %s = attn.dot %a, %b, %acc : tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<warps = 2>>>, tensor<64x64xf16, #attn.swizzled> -> tensor<64x64xf32, #attn.mma<warps = 4>>
   return
 }
@@ -134,7 +159,7 @@ func.func @dot_a_parent(%a: tensor<64x64xf16, #attn.dot_operand<a, #attn.mma<war
 // -----
 
 func.func @dot_b_registers(%a: tensor<64x64xf16, #attn.swizzled>, %b: tensor<64x64xf16, #attn.mma<warps = 4>>, %acc: tensor<64x64xf32, #attn.mma<warps = 4>>) {
-  // expected-error @+1 {{operand B must be in shared memory, got #attn.mma<warps = 4>}}
+  // expected-error @+1 {{operand B must be in shared memory (#attn.swizzled, 128-byte span), got #attn.mma<warps = 4>}}
   %s = attn.dot %a, %b, %acc : tensor<64x64xf16, #attn.swizzled>, tensor<64x64xf16, #attn.mma<warps = 4>> -> tensor<64x64xf32, #attn.mma<warps = 4>>
   return
 }
@@ -170,7 +195,7 @@ func.func @blocked_rows(%t: !attn.shared<12x64xf16, #attn.swizzled<blocked>>)
 
 // -----
 
-// expected-error @+1 {{expected 'blocked'}}
+// expected-error @+1 {{expected 'blocked' or 'span'}}
 func.func @swizzled_param(%t: tensor<64x64xf16, #attn.swizzled<wide>>)
 
 // -----

@@ -28,10 +28,17 @@ func.func @types(%s: tensor<128x64xf32, #mma>,
 // CHECK-SAME: tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 8, version = 3>>>
 // CHECK-SAME: tensor<64x64xf32, #attn.mma<warps = 4>>
 // CHECK-SAME: !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>
+// A span of 128 bytes is the default and is not printed.
+// CHECK-SAME: !attn.shared<2x128x64xf16, #attn.swizzled<blocked>>
+// CHECK-SAME: !attn.shared<2x128x112xf16, #attn.swizzled<blocked, span = 32>>
+// CHECK-SAME: !attn.shared<2x128x96xbf16, #attn.swizzled<blocked, span = 64>>
 func.func @wgmma_types(%s: tensor<128x64xf32, #attn.mma<warps = 8, version = 3>>,
                        %p: tensor<128x64xf16, #attn.dot_operand<a, #attn.mma<warps = 8, version = 3>>>,
                        %v2: tensor<64x64xf32, #attn.mma<warps = 4, version = 2>>,
-                       %buf: !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>) {
+                       %buf: !attn.shared<2x64x128xf16, #attn.swizzled<blocked>>,
+                       %b128: !attn.shared<2x128x64xf16, #attn.swizzled<blocked, span = 128>>,
+                       %b32: !attn.shared<2x128x112xf16, #attn.swizzled<blocked, span = 32>>,
+                       %b64: !attn.shared<2x128x96xbf16, #attn.swizzled<blocked, span = 64>>) {
   return
 }
 

@@ -8,6 +8,9 @@
 // RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts=chip=sm_90a --attn-overlap-softmax \
 // RUN:   --attn-stage-loads --attn-stage-shared --attn-warp-specialize --attn-pipeline --attn-allocate-shared \
 // RUN:   --convert-attn-tile-to-nvvm=chip=sm_90a -split-input-file | FileCheck %s --check-prefix=NVVM
+// RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts=chip=sm_90a --attn-overlap-softmax \
+// RUN:   --attn-stage-loads=narrow-swizzles=true --attn-stage-shared --attn-warp-specialize --attn-pipeline \
+// RUN:   --attn-allocate-shared --convert-attn-tile-to-nvvm=chip=sm_90a -split-input-file | FileCheck %s --check-prefix=NARROW
 
 // stage_loads: the bias tile of each K/V block ([B, 1, Nq, Nk]: the
 // batch index is 0 or the program's, chosen in every loop by attn-tile)
@@ -66,6 +69,34 @@
 // NVVM-COUNT-20: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // NVVM: nvvm.setmaxregister  decrease 32
 // NVVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
+// narrow-swizzles: the 80 columns are five column blocks in TMA's 32-byte
+// swizzle (one box of 16 x 128 each, 4096 bytes apart, under one
+// arrive.expect_tx of the whole tile), in which the eight rows of a quad
+// column fall in eight bank groups: each consumer thread's address of row
+// r, column c is 4096 (c / 16) + 32 r + 16 ((c / 8) % 2 ^ (r / 4) % 2).
+// NARROW-LABEL: gpu.func @bias_80
+// NARROW-SAME: {box = [16, 128, 1, 1], buffer = 5 : i64, swizzle = 32 : i64}
+// NARROW: nvvm.setmaxregister  increase 232
+// NARROW: arith.divui %c0_i32{{[_0-9]*}}, %c8_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c2_i32{{[_0-9]*}} = arith.constant 2 : i32
+// NARROW-NEXT: arith.divui %{{[0-9]+}}, %c2_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c4_i32{{[_0-9]*}} = arith.constant 4 : i32
+// NARROW-NEXT: %[[R4:[0-9]+]] = arith.divui %[[ROW:[0-9]+]], %c4_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c2_i32{{[_0-9]*}} = arith.constant 2 : i32
+// NARROW-NEXT: %[[RBIT:[0-9]+]] = arith.remui %[[R4]], %c2_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c2_i32{{[_0-9]*}} = arith.constant 2 : i32
+// NARROW-NEXT: %[[CBIT:[0-9]+]] = arith.remui %{{[0-9]+}}, %c2_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %[[X:[0-9]+]] = arith.xori %[[CBIT]], %[[RBIT]] : i32
+// NARROW-NEXT: %c16_i32{{[_0-9]*}} = arith.constant 16 : i32
+// NARROW-NEXT: arith.muli %[[X]], %c16_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c32_i32{{[_0-9]*}} = arith.constant 32 : i32
+// NARROW-NEXT: arith.muli %[[ROW]], %c32_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c4096_i32{{[_0-9]*}} = arith.constant 4096 : i32
+// NARROW: nvvm.setmaxregister  decrease 32
+// NARROW: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c20480_i32
+// NARROW-COUNT-5: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55,
+// NARROW-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55,
+// NARROW: gpu.return
 func.func @bias_80(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>, %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>, %bias: memref<?x1x?x?xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>) bias(%bias : memref<?x1x?x?xf16>) outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>) {config = #attn.tile_config<block_m = 128, block_n = 80, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, stage_loads = true>}
   return
@@ -88,5 +119,36 @@ func.func @bias_80(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>, %v: mem
 // NVVM-SAME: {box = [64, 128, 1, 1], buffer = 5 : i64, swizzle = 128 : i64}
 func.func @bias_64(%q: memref<?x?x?x128xbf16>, %k: memref<?x?x?x128xbf16>, %v: memref<?x?x?x128xbf16>, %o: memref<?x?x?x128xbf16>, %lse: memref<?x?x?xf32>, %bias: memref<?x?x?x?xbf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) bias(%bias : memref<?x?x?x?xbf16>) outs(%o, %lse : memref<?x?x?x128xbf16>, memref<?x?x?xf32>) {config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, stage_loads = true>}
+  return
+}
+
+// -----
+
+// 96 columns: unswizzled rows of 192 bytes, whose quad columns conflict
+// 4-way; with narrow-swizzles three column blocks in TMA's 64-byte swizzle
+// (boxes of 32 x 128, 8192 bytes apart; the buffer at a multiple of the
+// swizzle's 512-byte atom).
+
+// STAGED-LABEL: func.func @bias_96
+// STAGED: attn.load %arg5{{.*}} -> tensor<128x96xf16, #attn.unswizzled>
+
+// NARROW-LABEL: gpu.func @bias_96
+// NARROW-SAME: {box = [32, 128, 1, 1], buffer = 5 : i64, swizzle = 64 : i64}
+// NARROW: arith.divui %c0_i32{{[_0-9]*}}, %c8_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c4_i32{{[_0-9]*}} = arith.constant 4 : i32
+// NARROW-NEXT: arith.divui %{{[0-9]+}}, %c4_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c2_i32{{[_0-9]*}} = arith.constant 2 : i32
+// NARROW-NEXT: %[[R2:[0-9]+]] = arith.divui %{{[0-9]+}}, %c2_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c4_i32{{[_0-9]*}} = arith.constant 4 : i32
+// NARROW-NEXT: %[[RBITS:[0-9]+]] = arith.remui %[[R2]], %c4_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: %c4_i32{{[_0-9]*}} = arith.constant 4 : i32
+// NARROW-NEXT: %[[CBITS:[0-9]+]] = arith.remui %{{[0-9]+}}, %c4_i32{{[_0-9]*}} : i32
+// NARROW-NEXT: arith.xori %[[CBITS]], %[[RBITS]] : i32
+// NARROW: nvvm.setmaxregister  decrease
+// NARROW-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55,
+// NARROW-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55,
+// NARROW: gpu.return
+func.func @bias_96(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>, %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>, %bias: memref<?x?x?x?xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>) bias(%bias : memref<?x?x?x?xf16>) outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>) {config = #attn.tile_config<block_m = 128, block_n = 96, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, stage_loads = true>}
   return
 }

@@ -120,6 +120,19 @@ int64_t RowsLayoutAttr::getWarps() const { return getParent().getWarps(); }
 // SwizzledSharedLayoutAttr
 //===----------------------------------------------------------------------===//
 
+LogicalResult SwizzledSharedLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, bool blocked, int64_t span) {
+  if (span != 32 && span != 64 && span != 128)
+    return emitError() << "#attn.swizzled's span is a TMA swizzle width: 32, "
+                          "64 or 128 bytes, got "
+                       << span;
+  if (span != 128 && !blocked)
+    return emitError() << "#attn.swizzled with a span of " << span
+                       << " bytes must be blocked (one TMA box per column "
+                          "block)";
+  return success();
+}
+
 LogicalResult SwizzledSharedLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -129,10 +142,13 @@ LogicalResult SwizzledSharedLayoutAttr::verifyEncoding(
   if (elementType.getIntOrFloatBitWidth() != 16)
     return emitError() << "#attn.swizzled holds 2-byte elements, got "
                        << elementType;
-  if (ShapedType::isDynamic(shape[1]) || shape[1] <= 0 || shape[1] % 64 != 0)
+  int64_t chunks = getSpan() / 16;
+  if (ShapedType::isDynamic(shape[1]) || shape[1] <= 0 ||
+      shape[1] % (8 * chunks) != 0)
     return emitError() << "#attn.swizzled needs a column count that is a "
-                          "multiple of 64 (8 chunks of 16 bytes), got "
-                       << shape[1];
+                          "multiple of "
+                       << 8 * chunks << " (" << chunks
+                       << " chunks of 16 bytes), got " << shape[1];
   if (ShapedType::isDynamic(shape[0]) || shape[0] <= 0)
     return emitError() << "#attn.swizzled needs a static row count";
   if (getBlocked() && shape[0] % 8 != 0)
@@ -142,20 +158,39 @@ LogicalResult SwizzledSharedLayoutAttr::verifyEncoding(
   return success();
 }
 
-// `#attn.swizzled` or `#attn.swizzled<blocked>`.
+// `#attn.swizzled`, `#attn.swizzled<blocked>` or
+// `#attn.swizzled<blocked, span = N>`.
 Attribute SwizzledSharedLayoutAttr::parse(AsmParser &parser, Type) {
   bool blocked = false;
+  int64_t span = 128;
   if (succeeded(parser.parseOptionalLess())) {
-    if (parser.parseKeyword("blocked") || parser.parseGreater())
+    // `span` alone parses, so that the verifier says what it needs.
+    blocked = succeeded(parser.parseOptionalKeyword("blocked"));
+    if (!blocked || succeeded(parser.parseOptionalComma())) {
+      if (failed(parser.parseOptionalKeyword("span"))) {
+        parser.emitError(parser.getCurrentLocation(),
+                         blocked ? "expected 'span'"
+                                 : "expected 'blocked' or 'span'");
+        return {};
+      }
+      if (parser.parseEqual() || parser.parseInteger(span))
+        return {};
+    }
+    if (parser.parseGreater())
       return {};
-    blocked = true;
   }
-  return SwizzledSharedLayoutAttr::get(parser.getContext(), blocked);
+  return SwizzledSharedLayoutAttr::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), blocked, span);
 }
 
 void SwizzledSharedLayoutAttr::print(AsmPrinter &printer) const {
-  if (getBlocked())
-    printer << "<blocked>";
+  if (!getBlocked())
+    return;
+  printer << "<blocked";
+  if (getSpan() != 128)
+    printer << ", span = " << getSpan();
+  printer << ">";
 }
 
 //===----------------------------------------------------------------------===//

@@ -252,15 +252,20 @@ static LogicalResult verifyDotLayouts(DotOp op) {
   if (!mma)
     return op.emitOpError() << "result layout must be #attn.mma, got "
                             << resultLayout;
+  // wgmma's descriptors and ldmatrix read the 128-byte swizzle only.
+  auto isOperandShared = [](Attribute layout) {
+    auto swizzled = dyn_cast_or_null<SwizzledSharedLayoutAttr>(layout);
+    return swizzled && swizzled.getSpan() == 128;
+  };
   auto aOperand = dyn_cast_or_null<DotOperandLayoutAttr>(a);
-  if (!isa_and_nonnull<SwizzledSharedLayoutAttr>(a) &&
-      !(aOperand && aOperand.getParent() == mma))
+  if (!isOperandShared(a) && !(aOperand && aOperand.getParent() == mma))
     return op.emitOpError()
-           << "operand A must be in shared memory or in the dot-operand "
-              "layout of the result's "
+           << "operand A must be in shared memory (#attn.swizzled, 128-byte "
+              "span) or in the dot-operand layout of the result's "
            << mma << ", got " << (a ? a : Attribute());
-  if (!isa_and_nonnull<SwizzledSharedLayoutAttr>(b))
-    return op.emitOpError() << "operand B must be in shared memory, got "
+  if (!isOperandShared(b))
+    return op.emitOpError() << "operand B must be in shared memory "
+                               "(#attn.swizzled, 128-byte span), got "
                             << (b ? b : Attribute());
   return success();
 }

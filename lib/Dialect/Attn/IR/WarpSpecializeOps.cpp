@@ -41,9 +41,9 @@ LogicalResult TmaCopyOp::verify() {
   auto layout = dyn_cast<SwizzledSharedLayoutAttr>(dest.getLayout());
   if ((!layout || !layout.getBlocked()) &&
       !isa<UnswizzledSharedLayoutAttr>(dest.getLayout()))
-    return emitOpError() << "writes 64-column blocks with the 128-byte "
-                            "swizzle or one box without a swizzle: the "
-                            "destination needs #attn.swizzled<blocked> or "
+    return emitOpError() << "writes column blocks with a TMA swizzle or "
+                            "one box without a swizzle: the destination "
+                            "needs #attn.swizzled<blocked> (any span) or "
                             "#attn.unswizzled, got "
                          << dest;
   if (dest.getShape()[0] > 256)
@@ -83,7 +83,7 @@ LogicalResult TmaStoreOp::verify() {
     return emitOpError() << "element types differ: " << source.getElementType()
                          << " vs " << dest.getElementType();
   auto layout = dyn_cast<SwizzledSharedLayoutAttr>(source.getLayout());
-  if (!layout || !layout.getBlocked())
+  if (!layout || !layout.getBlocked() || layout.getSpan() != 128)
     return emitOpError() << "reads 64-column blocks with the 128-byte "
                             "swizzle: the source needs "
                             "#attn.swizzled<blocked>, got "

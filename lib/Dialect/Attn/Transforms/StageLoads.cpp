@@ -111,9 +111,22 @@ struct AttnStageLoadsPass
         // reads are free of bank conflicts; in unswizzled rows of such a
         // length a quad column's eight rows would hit the same banks.
         auto mma = cast<MmaLayoutAttr>(type.getEncoding());
-        if (type.getDimSize(1) % 64 == 0 && type.getDimSize(0) % 8 == 0) {
+        int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+        if (cols % 64 == 0 && rows % 8 == 0) {
           loads.push_back({load, SwizzledSharedLayoutAttr::get(
                                      ctx, /*blocked=*/mma.isWarpgroup())});
+          return;
+        }
+        // Other multiples of 16 columns: column blocks in TMA's 64- or
+        // 32-byte swizzle, as conflict-free as the 128-byte one (where
+        // unswizzled rows of 80 or 112 columns conflict 2-way, of 96
+        // 4-way). Written by the TMA producer's boxes only: a warpgroup
+        // layout's tile.
+        if (narrowSwizzles && mma.isWarpgroup() && rows % 8 == 0 &&
+            rows <= 256 && cols % 16 == 0) {
+          loads.push_back({load, SwizzledSharedLayoutAttr::get(
+                                     ctx, /*blocked=*/true,
+                                     /*span=*/cols % 32 == 0 ? 64 : 32)});
           return;
         }
         if (failed(unswizzled.verifyEncoding(

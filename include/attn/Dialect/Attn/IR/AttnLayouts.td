@@ -126,7 +126,7 @@ def Attn_SwizzledSharedLayoutAttr : Attn_Attr<"SwizzledSharedLayout", "swizzled"
     A row-major `[R, C]` tile of 2-byte elements in shared memory whose
     16-byte chunk `c` of row `r` is stored at chunk `c ^ (r % 8)`, so that
     the eight rows an `ldmatrix` reads lie in eight different bank groups.
-    `C` must be a multiple of 64. On a tensor type it says that the tile is
+    `C` must be a multiple of 64 (of `span / 2` with a `span`). On a tensor type it says that the tile is
     to be staged through shared memory (`attn-stage-shared` makes that an
     `!attn.shared` buffer); on a buffer type it is the buffer's layout.
 
@@ -137,19 +137,40 @@ def Attn_SwizzledSharedLayoutAttr : Attn_Attr<"SwizzledSharedLayout", "swizzled"
     8-row atoms must start at multiples of 1024 bytes (attn-allocate-shared
     aligns such buffers so).
 
+    `span` (blocked only; 32, 64 or 128 bytes, 128 when absent) is the width
+    of a column block's rows, the swizzle mode of the TMA box that writes
+    it: `C / (span / 2)` blocks of `span`-byte rows, block `b` at byte
+    `span R b`, chunk `c` of row `r` at chunk `c ^ ((r / (128 / span)) %
+    (span / 16))` (TMA's swizzle: address bits 7.. XORed into bits 4..).
+    The narrower spans are for tiles that no dot reads, whose column count
+    is no multiple of 64 (a bias of 80, 96 or 112 columns, staged by
+    attn-stage-loads): in them, as in the 128-byte span, the eight rows of
+    an accumulator-layout quad column lie in eight different bank groups,
+    which unswizzled rows of such a length do not (docs/perf-log.md,
+    eighteenth session: one extra wavefront per load at 80 columns).
+
     ```mlir
     tensor<64x128xf16, #attn.swizzled>
     tensor<64x128xf16, #attn.swizzled<blocked>>
+    tensor<128x112xf16, #attn.swizzled<blocked, span = 32>>
     ```
   }];
-  let parameters = (ins DefaultValuedParameter<"bool", "false">:$blocked);
+  let parameters = (ins DefaultValuedParameter<"bool", "false">:$blocked,
+                        DefaultValuedParameter<"int64_t", "128">:$span);
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
   let builders = [
-    AttrBuilder<(ins), [{ return $_get($_ctxt, /*blocked=*/false); }]>
+    AttrBuilder<(ins), [{ return $_get($_ctxt, /*blocked=*/false, 128); }]>,
+    AttrBuilder<(ins "bool":$blocked),
+                [{ return $_get($_ctxt, blocked, 128); }]>
   ];
   let extraClassDeclaration = [{
-    /// Byte alignment the buffer must start at.
-    int64_t getAlignment() const { return getBlocked() ? 1024 : 128; }
+    /// Byte alignment the buffer must start at: a blocked tile's swizzle
+    /// atoms (8 rows of `span` bytes) at multiples of their size, since
+    /// the hardware swizzles absolute addresses.
+    int64_t getAlignment() const { return getBlocked() ? 8 * getSpan() : 128; }
+    /// Columns of 2-byte elements in one column block (one TMA box).
+    int64_t getBlockColumns() const { return getBlocked() ? getSpan() / 2 : 0; }
   }];
 }
 

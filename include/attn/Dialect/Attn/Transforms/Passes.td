@@ -470,7 +470,10 @@ def AttnStageLoads : Pass<"attn-stage-loads"> {
     function of the induction variable, loads a shared-memory tile instead
     (K's `#attn.swizzled` layout where its rows are a multiple of 64
     columns, whose reads in the accumulator layout are free of bank
-    conflicts; `#attn.unswizzled` otherwise), followed by an
+    conflicts; with `narrow-swizzles`, a warpgroup tile of another multiple
+    of 16 columns in `#attn.swizzled<blocked, span = 64>` (multiples of 32)
+    or `span = 32`, as free of them; `#attn.unswizzled` otherwise, whose
+    rows of 80 or 112 columns conflict 2-way and of 96 4-way), followed by an
     `attn.convert_layout` back to the register layout. `attn-stage-shared` then copies it into a shared buffer
     (`attn.async_copy`) and reads it back (`attn.local_load`), and
     `attn-warp-specialize` makes the copy one more TMA ring of the
@@ -493,7 +496,11 @@ def AttnStageLoads : Pass<"attn-stage-loads"> {
   }];
   let options = [
     Option<"staging", "staging", "bool", /*default=*/"true",
-           "Stage what stage_loads asks for (false: compile the TMA fallback)">
+           "Stage what stage_loads asks for (false: compile the TMA fallback)">,
+    Option<"narrowSwizzles", "narrow-swizzles", "bool", /*default=*/"false",
+           "Give a warpgroup tile whose columns are a multiple of 16 but not "
+           "of 64 a 32- or 64-byte swizzle span (#attn.swizzled<blocked, "
+           "span = ...>) instead of #attn.unswizzled rows">
   ];
   let dependentDialects = ["::mlir::attn::AttnDialect"];
 }
