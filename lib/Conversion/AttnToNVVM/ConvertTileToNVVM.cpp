@@ -3,7 +3,8 @@
 // The pass driver of the GPU lowering; the work is in the pattern files:
 //   OutlineKernel.cpp       attn.program -> kernel gpu.func (ABI, metadata)
 //   ElementwiseToNVVM.cpp   arith/math on tiles, constants, layout changes
-//   MemoryToNVVM.cpp        loads/stores, shared buffers, async copies
+//   MemoryToNVVM.cpp        global loads/stores/prefetches, buffer views
+//   SharedMemoryToNVVM.cpp  shared buffers, async copies, local loads/stores
 //   DotToNVVM.cpp           attn.dot (ldmatrix + mma.sync)
 //   MaskToNVVM.cpp          attn.mask, attn.iota, attn.kv_range
 //   ReduceToNVVM.cpp        row reductions and broadcasts
@@ -173,6 +174,7 @@ struct ConvertAttnTileToNVVMPass
     ConversionTarget target(*ctx);
     populateElementwiseToNVVMPatterns(converter, patterns);
     populateMemoryToNVVMPatterns(converter, patterns);
+    populateSharedMemoryToNVVMPatterns(converter, patterns);
     populateDotToNVVMPatterns(converter, patterns);
     populateMaskToNVVMPatterns(converter, patterns);
     populateReduceToNVVMPatterns(converter, patterns);

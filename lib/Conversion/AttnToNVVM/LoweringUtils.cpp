@@ -1,6 +1,9 @@
 //===- LoweringUtils.cpp - what the sm_80 patterns share ------------------===//
 
 #include "LoweringUtils.h"
+#include "WarpMMA.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
@@ -143,18 +146,60 @@ std::pair<Value, int64_t> nvgpu::splitSharedOffset(Value offset) {
   return {offset, 0};
 }
 
-Value nvgpu::planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
-                          Type elt, ValueRange indices) {
+Value nvgpu::planeOffset(ImplicitLocOpBuilder &b, ValueRange memref,
+                         ValueRange indices, int64_t leading) {
   int64_t rank = (memref.size() - 1) / 2;
   ValueRange strides = memref.drop_front(1 + rank);
   Value offset = i64(b, 0);
-  for (int64_t d = 0; d + 2 < rank; ++d) {
+  for (int64_t d = 0; d < leading; ++d) {
     Value idx = arith::IndexCastOp::create(b, b.getI64Type(), indices[d]);
     offset = arith::AddIOp::create(
         b, offset, arith::MulIOp::create(b, idx, strides[d]));
   }
+  return offset;
+}
+
+Value nvgpu::planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
+                          ValueRange indices, int64_t leading, Type elt) {
+  Value offset = planeOffset(b, memref, indices, leading);
   return LLVM::GEPOp::create(b, memref[0].getType(), elt, memref[0],
                              ArrayRef<LLVM::GEPArg>{offset});
+}
+
+SmallVector<Value> nvgpu::scalarIndices(ArrayRef<ValueRange> indices) {
+  SmallVector<Value> idx;
+  for (ValueRange v : indices)
+    idx.push_back(v.front());
+  return idx;
+}
+
+WarpMMA nvgpu::makeWarpMMA(ImplicitLocOpBuilder &b, Operation *op, Type elt) {
+  ThreadIds ids = getThreadIds(b, op);
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  int64_t threads = (*kernel.getKnownBlockSize())[0];
+  return WarpMMA(b, elt, getSharedBase(b), threads,
+                 {ids.tid, ids.warp, ids.lane, ids.group, ids.quadLane});
+}
+
+void nvgpu::fenceAsyncProxy(ImplicitLocOpBuilder &b) {
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+Value nvgpu::packPair(ImplicitLocOpBuilder &b, Value x, Value y) {
+  Type vecT = VectorType::get({2}, x.getType());
+  Value v = LLVM::UndefOp::create(b, vecT);
+  v = LLVM::InsertElementOp::create(b, v, x, i32(b, 0));
+  v = LLVM::InsertElementOp::create(b, v, y, i32(b, 1));
+  return LLVM::BitcastOp::create(b, b.getI32Type(), v);
+}
+
+std::pair<Value, Value> nvgpu::unpackPair(ImplicitLocOpBuilder &b, Type elt,
+                                          Value pair) {
+  Value v = LLVM::BitcastOp::create(b, VectorType::get({2}, elt), pair);
+  return {LLVM::ExtractElementOp::create(b, v, i32(b, 0)),
+          LLVM::ExtractElementOp::create(b, v, i32(b, 1))};
 }
 
 bool nvgpu::storesQuadVectors(StoreOp store, bool warpSpecialized) {

@@ -17,6 +17,7 @@
 
 namespace mlir {
 namespace attn {
+class WarpMMA;
 namespace nvgpu {
 
 /// Laid-out tiles to what one thread holds of them, shared buffers to byte
@@ -89,11 +90,32 @@ MmaLayoutAttr getMmaParent(Type type);
 /// `x + constant`) into a dynamic part (null when none) and a constant.
 std::pair<Value, int64_t> splitSharedOffset(Value offset);
 
-/// The global pointer to element [indices[0], ..., indices[r - 3], 0, 0] of
-/// a converted memref (pointer, sizes, strides): the plane a 2-D tile of the
-/// last two dimensions lives in.
-Value planePointer(ImplicitLocOpBuilder &b, ValueRange memref, Type elt,
-                   ValueRange indices);
+/// The element offset (i64) of [indices[0], .., indices[leading - 1], 0,
+/// ..] in a converted memref (pointer, sizes, strides): the plane of its
+/// last dimensions that a tile lives in; planePointer the pointer (to
+/// `elt`) to it.
+Value planeOffset(ImplicitLocOpBuilder &b, ValueRange memref,
+                  ValueRange indices, int64_t leading);
+Value planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
+                   ValueRange indices, int64_t leading, Type elt);
+
+/// The single value each index of a 1:N adaptor stands for.
+SmallVector<Value> scalarIndices(ArrayRef<ValueRange> indices);
+
+/// The warp-level helper for code emitted at `b` on behalf of `op` (its
+/// kernel's threads, the thread ids getThreadIds gives there).
+WarpMMA makeWarpMMA(ImplicitLocOpBuilder &b, Operation *op, Type elt);
+
+/// fence.proxy.async.shared::cta: this thread's ordinary shared-memory
+/// writes (cp.async included) become visible to the async proxy that wgmma
+/// and TMA read through (before the barrier that follows).
+void fenceAsyncProxy(ImplicitLocOpBuilder &b);
+
+/// Two 16-bit elements as one i32 (x in the low half), and back (the low
+/// one first).
+Value packPair(ImplicitLocOpBuilder &b, Value x, Value y);
+std::pair<Value, Value> unpackPair(ImplicitLocOpBuilder &b, Type elt,
+                                   Value pair);
 
 //===----------------------------------------------------------------------===//
 // Pattern sets, one per op family
@@ -103,10 +125,14 @@ Value planePointer(ImplicitLocOpBuilder &b, ValueRange memref, Type elt,
 /// attn.convert_layout between register layouts.
 void populateElementwiseToNVVMPatterns(TileTypeConverter &converter,
                                        RewritePatternSet &patterns);
-/// attn.load, attn.store, memref.dim, memref.load; shared buffers, async
-/// copies and their waits, attn.local_store.
+/// Global memory: attn.load, attn.store and attn.prefetch of register
+/// tiles; memref.dim, memref.load, views of kernel buffers.
 void populateMemoryToNVVMPatterns(TileTypeConverter &converter,
                                   RewritePatternSet &patterns);
+/// Shared memory: buffers and their stages, cp.async copies and their
+/// waits, attn.local_store and attn.local_load.
+void populateSharedMemoryToNVVMPatterns(TileTypeConverter &converter,
+                                        RewritePatternSet &patterns);
 /// attn.dot on tensor cores (ldmatrix + mma.sync).
 void populateDotToNVVMPatterns(TileTypeConverter &converter,
                                RewritePatternSet &patterns);

@@ -1,12 +1,11 @@
-//===- MemoryToNVVM.cpp - global and shared memory ------------------------===//
+//===- MemoryToNVVM.cpp - global memory -----------------------------------===//
 //
 // Buffers arrive as (pointer, sizes, strides) kernel arguments; a tile spans
 // a buffer's last two dimensions from its indices, and the innermost
 // dimension of every buffer is contiguous (the runtime checks that before a
 // launch, docs/gpu-kernels.md). Register tiles are loaded and stored by
-// each thread for the elements it holds, with bounds checks; tiles for the
-// tensor cores go to shared memory with cp.async (WarpMMA::copyTileAsync),
-// in groups that attn.async_wait waits for.
+// each thread for the elements it holds, with bounds checks. Tiles for the
+// tensor cores go through shared memory: SharedMemoryToNVVM.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,21 +19,6 @@
 using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::nvgpu;
-
-/// Element offset (i64) of [indices[0], .., indices[r - 3], 0, 0]: the
-/// plane of the last two dimensions.
-static Value planeOffset(ImplicitLocOpBuilder &b, ValueRange memref,
-                         ValueRange indices, int64_t leading) {
-  int64_t rank = (memref.size() - 1) / 2;
-  ValueRange strides = memref.drop_front(1 + rank);
-  Value offset = i64(b, 0);
-  for (int64_t d = 0; d < leading; ++d) {
-    Value idx = arith::IndexCastOp::create(b, b.getI64Type(), indices[d]);
-    offset = arith::AddIOp::create(
-        b, offset, arith::MulIOp::create(b, idx, strides[d]));
-  }
-  return offset;
-}
 
 /// `v` (index) as i64, looking through the index_cast that brought an i64
 /// kernel argument into index arithmetic: sizes and strides stay 64-bit
@@ -51,21 +35,6 @@ static Value gep(ImplicitLocOpBuilder &b, Value base, Type elt, Value offset) {
                              ArrayRef<LLVM::GEPArg>{offset});
 }
 
-/// The single value each index of a 1:N adaptor stands for.
-static SmallVector<Value> scalarIndices(ArrayRef<ValueRange> indices) {
-  SmallVector<Value> idx;
-  for (ValueRange v : indices)
-    idx.push_back(v.front());
-  return idx;
-}
-
-/// A pointer (to `elt`) to the first element of the plane of the buffer's
-/// last dimensions that the `leading` first of `indices` select.
-static Value planePointer(ImplicitLocOpBuilder &b, ValueRange memref,
-                          ValueRange indices, int64_t leading, Type elt) {
-  return gep(b, memref[0], elt, planeOffset(b, memref, indices, leading));
-}
-
 /// Whether the tile's columns [c0, c0 + cols) are inside a dimension of
 /// static extent `extent` for every value of `c0` (a constant).
 static bool columnsInBounds(Value c0, int64_t cols, int64_t extent) {
@@ -73,27 +42,6 @@ static bool columnsInBounds(Value c0, int64_t cols, int64_t extent) {
   return !ShapedType::isDynamic(extent) &&
          matchPattern(c0, m_ConstantInt(&start)) &&
          start.getSExtValue() >= 0 && start.getSExtValue() + cols <= extent;
-}
-
-static int64_t kernelThreads(Operation *op) {
-  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
-  return (*block)[0];
-}
-
-static WarpMMA makeWarpMMA(ImplicitLocOpBuilder &b, Operation *op, Type elt) {
-  ThreadIds ids = getThreadIds(b, op);
-  return WarpMMA(b, elt, getSharedBase(b), kernelThreads(op),
-                 {ids.tid, ids.warp, ids.lane, ids.group, ids.quadLane});
-}
-
-/// fence.proxy.async.shared::cta: this thread's ordinary shared-memory
-/// writes (cp.async included) become visible to the async proxy that wgmma
-/// reads through (before the barrier that follows).
-static void fenceAsyncProxy(ImplicitLocOpBuilder &b) {
-  NVVM::FenceProxyOp::create(
-      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
 }
 
 namespace {
@@ -245,14 +193,6 @@ struct ScalarLoadLowering : public OpConversionPattern<memref::LoadOp> {
 /// An i32 position or offset, sign-extended to the i64 of address math.
 static Value wide(ImplicitLocOpBuilder &b, Value i32v) {
   return arith::ExtSIOp::create(b, b.getI64Type(), i32v);
-}
-
-/// The two 16-bit halves of an i32 (the low one first).
-static std::pair<Value, Value> unpackPair(ImplicitLocOpBuilder &b, Type elt,
-                                          Value pair) {
-  Value v = LLVM::BitcastOp::create(b, VectorType::get({2}, elt), pair);
-  return {LLVM::ExtractElementOp::create(b, v, i32(b, 0)),
-          LLVM::ExtractElementOp::create(b, v, i32(b, 1))};
 }
 
 /// attn.load into registers: each thread reads the elements it holds, zero
@@ -487,15 +427,6 @@ struct PrefetchLowering : public OpConversionPattern<PrefetchOp> {
   }
 };
 
-/// Two 16-bit elements as one i32 (x in the low half).
-static Value packPair(ImplicitLocOpBuilder &b, Value x, Value y) {
-  Type vecT = VectorType::get({2}, x.getType());
-  Value v = LLVM::UndefOp::create(b, vecT);
-  v = LLVM::InsertElementOp::create(b, v, x, i32(b, 0));
-  v = LLVM::InsertElementOp::create(b, v, y, i32(b, 1));
-  return LLVM::BitcastOp::create(b, b.getI32Type(), v);
-}
-
 /// The 4 x 4 transpose across a quad: lane q holds a[j] = M[q][j] and
 /// gets M[j][q], j = 0..3, as a vector<4xi32>. Two butterfly steps: the
 /// off-diagonal 2 x 2 blocks swapped with lane q ^ 2, then the off-diagonal
@@ -682,207 +613,12 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
   }
 };
 
-struct LocalAllocLowering : public OpConversionPattern<LocalAllocOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(LocalAllocOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    std::optional<int64_t> offset = op.getOffset();
-    if (!offset)
-      return rewriter.notifyMatchFailure(op, "no offset (run attn-allocate-shared)");
-    rewriter.replaceOp(op, arith::ConstantIntOp::create(rewriter, op.getLoc(),
-                                                        *offset, 32));
-    return success();
-  }
-};
-
-struct LocalViewLowering : public OpConversionPattern<LocalViewOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(LocalViewOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Value stage = toI32(b, adaptor.getIndex().front());
-    Value stageBytes = arith::MulIOp::create(
-        b, stage, i32(b, op.getType().getSizeInBytes()));
-    auto [dynamic, base] = splitSharedOffset(adaptor.getSource().front());
-    Value offset = stageBytes;
-    if (dynamic)
-      offset = arith::AddIOp::create(b, dynamic, offset);
-    if (base)
-      offset = arith::AddIOp::create(b, offset, i32(b, base));
-    rewriter.replaceOp(op, offset);
-    return success();
-  }
-};
-
-/// cp.async of a tile of whole rows (WarpMMA::copyTileAsync).
-struct AsyncCopyLowering : public OpConversionPattern<AsyncCopyOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(AsyncCopyOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    ValueRange memref = adaptor.getSource();
-    int64_t rank = op.getSource().getType().getRank();
-    SmallVector<Value> idx = scalarIndices(adaptor.getIndices());
-    SharedBufferType dest = op.getDest().getType();
-    Type elt = dest.getElementType();
-    WarpMMA mma = makeWarpMMA(b, op, elt);
-    Value plane = planePointer(b, memref, idx, rank - 2, elt);
-    ValueRange strides = memref.drop_front(1 + rank);
-    // Checked before the conversion (ConvertTileToNVVM.cpp).
-    auto layout = cast<SwizzledSharedLayoutAttr>(dest.getLayout());
-    WarpMMA::CopyPlan plan =
-        mma.planCopy(plane, strides[rank - 2], dest.getShape()[1],
-                     dest.getShape()[0], layout.getBlocked());
-    Value bound = arith::TruncIOp::create(b, b.getI32Type(), memref[rank - 1]);
-    auto [dynamic, base] = splitSharedOffset(adaptor.getDest().front());
-    mma.copyTileAsync(plan, toI32(b, idx[rank - 2]), bound, dest.getShape()[0],
-                      base, dynamic);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct AsyncCommitLowering : public OpConversionPattern<AsyncCommitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(AsyncCommitOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
-    return success();
-  }
-};
-
-struct AsyncWaitLowering : public OpConversionPattern<AsyncWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(AsyncWaitOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    NVVM::CpAsyncWaitGroupOp::create(b, op.getPending());
-    // cp.async writes through the generic proxy; wgmma reads shared memory
-    // through the async proxy, which sees those writes only after a proxy
-    // fence by each writing thread (before the barrier that follows).
-    if (getGpuConfig(op).getWgmma())
-      fenceAsyncProxy(b);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// Calls `fn(index, ptr)` for each 4-byte pair of 16-bit elements that this
-/// thread holds in an #attn.mma tile (`index`: the pair's first element in
-/// tile order), `ptr` its place in the shared buffer at byte offset `base`
-/// in `layout`: what attn.local_store writes and attn.local_load reads.
-/// Swizzled rows are conflict-free (the eight rows of a quad column read
-/// eight chunks, in every span); in #attn.unswizzled rows of 2C bytes the
-/// eight rows conflict 2-way where C is an odd multiple of 16 (80, 112, 176
-/// columns), 4-way at an odd multiple of 32 (96): attn-stage-loads picks
-/// the swizzled layout where C is a multiple of 64 (and, with
-/// narrow-swizzles, a 32- or 64-byte span where it is one of 16 or 32).
-static void forEachPair(ImplicitLocOpBuilder &b, Operation *op,
-                        RankedTensorType type, Attribute layout, Value base,
-                        function_ref<void(int64_t, Value)> fn) {
-  Type elt = type.getElementType();
-  WarpMMA warp = makeWarpMMA(b, op, elt);
-  Value smem = getSharedBase(b);
-  MmaTile tile(cast<MmaLayoutAttr>(type.getEncoding()), type.getShape());
-  ThreadIds ids = getThreadIds(b, op);
-  auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout);
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  Value lane = arith::MulIOp::create(b, ids.quadLane, i32(b, 4));
-  for (int64_t mt = 0; mt < tile.mTiles; ++mt)
-    for (int64_t half = 0; half < 2; ++half) {
-      Value row = rowOf(b, ids, tile.mTiles, 16 * mt + 8 * half);
-      Value rowStart;
-      if (!swizzled)
-        rowStart = arith::AddIOp::create(
-            b, arith::AddIOp::create(b, base, lane),
-            arith::MulIOp::create(b, row, i32(b, 2 * cols)));
-      for (int64_t nt = 0; nt < tile.nTiles; ++nt) {
-        Value off;
-        if (swizzled)
-          off = arith::AddIOp::create(
-              b,
-              arith::AddIOp::create(
-                  b, base,
-                  warp.sharedOffset(row, i32(b, 8 * nt), cols, rows,
-                                    swizzled.getBlocked(),
-                                    swizzled.getSpan())),
-              lane);
-        else
-          off = arith::AddIOp::create(b, rowStart, i32(b, 16 * nt));
-        fn(tile.index(mt, nt, 2 * half),
-           LLVM::GEPOp::create(b, smem.getType(), b.getI8Type(), smem,
-                               ArrayRef<LLVM::GEPArg>{off}));
-      }
-    }
-}
-
-/// attn.local_store of an #attn.mma tile of 16-bit elements: each thread
-/// writes its pairs (one 4-byte store each) at their places.
-struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getValue().getType());
-    auto mma = dyn_cast<MmaLayoutAttr>(type.getEncoding());
-    if (!mma || type.getElementType().getIntOrFloatBitWidth() != 16)
-      return rewriter.notifyMatchFailure(op, "not a 16-bit #attn.mma tile");
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    ValueRange values = adaptor.getValue();
-    Attribute layout = op.getDest().getType().getLayout();
-    forEachPair(b, op, type, layout, adaptor.getDest().front(),
-                [&](int64_t i, Value ptr) {
-                  LLVM::StoreOp::create(b, packPair(b, values[i], values[i + 1]),
-                                        ptr, /*alignment=*/4);
-                });
-    // Ordinary stores that wgmma will read (blocked tiles) need a proxy
-    // fence by each writing thread, like cp.async (AsyncWaitLowering).
-    auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout);
-    if (swizzled && swizzled.getBlocked())
-      fenceAsyncProxy(b);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// attn.local_load into an #attn.mma tile of 16-bit elements: each thread
-/// reads its pairs (one 4-byte load each) from their places, the mirror of
-/// LocalStoreLowering.
-struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Type elt = type.getElementType();
-    SmallVector<Value> values(
-        MmaTile(cast<MmaLayoutAttr>(type.getEncoding()), type.getShape())
-            .size());
-    forEachPair(b, op, type, op.getSource().getType().getLayout(),
-                adaptor.getSource().front(), [&](int64_t i, Value ptr) {
-                  Value pair = LLVM::LoadOp::create(b, b.getI32Type(), ptr,
-                                                    /*alignment=*/4);
-                  std::tie(values[i], values[i + 1]) =
-                      unpackPair(b, elt, pair);
-                });
-    rewriter.replaceOpWithMultiple(op, {values});
-    return success();
-  }
-};
 } // namespace
 
 void nvgpu::populateMemoryToNVVMPatterns(TileTypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<DimLowering, SubViewLowering, ExtractMetadataLowering,
                ReinterpretCastLowering, ScalarLoadLowering, RegisterLoadLowering,
-               RegisterStoreLowering, LocalAllocLowering, LocalViewLowering,
-               AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
-               LocalStoreLowering, LocalLoadLowering, PrefetchLowering>(converter,
-                                                     patterns.getContext());
+               RegisterStoreLowering, PrefetchLowering>(converter,
+                                                        patterns.getContext());
 }
