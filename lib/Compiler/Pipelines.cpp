@@ -174,6 +174,7 @@ void mlir::attn::buildAttnToKernelsPipeline(
   pm.addPass(createAttnAllocateShared(shared));
   ConvertAttnTileToNVVMOptions convert;
   convert.chip = options.chip;
+  convert.ldmatrixLocalLoads = options.ldmatrixLocalLoads;
   pm.addPass(createConvertAttnTileToNVVM(convert));
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

@@ -61,6 +61,12 @@ static cl::opt<bool> noDispatch(
     "no-length-dispatch",
     cl::desc("One kernel per function for every key length, no dispatch "
              "table"), cl::cat(category));
+static cl::opt<bool> ldmatrixLocalLoads(
+    "ldmatrix-local-loads",
+    cl::desc("Read a staged bias from shared memory with ldmatrix.x4 (four "
+             "pairs an instruction) instead of 4-byte loads; off by default "
+             "until measured"),
+    cl::cat(category));
 static cl::opt<bool> narrowSwizzles(
     "narrow-swizzles",
     cl::desc("Stage a bias tile whose columns are a multiple of 16 but not "
@@ -89,6 +95,7 @@ int main(int argc, char **argv) {
   options.splitKVLoop = !noSplit;
   options.seqLen = seqLen;
   options.narrowSwizzles = narrowSwizzles;
+  options.ldmatrixLocalLoads = ldmatrixLocalLoads;
   options.tuningDb = tuningDb == "none" ? "" : tuningDb.getValue();
   if (tuningDb.empty()) {
     // The reviewed database of the build (data/tuning/), for its chip.

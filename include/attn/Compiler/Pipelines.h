@@ -54,6 +54,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "swizzle instead of unswizzled rows (attn-stage-loads; "
                      "off until measured on the device)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> ldmatrixLocalLoads{
+      *this, "ldmatrix-local-loads",
+      llvm::cl::desc("Read a staged bias from shared memory four pairs per "
+                     "ldmatrix.x4 instead of one per 4-byte load "
+                     "(convert-attn-tile-to-nvvm; off until measured on the "
+                     "device)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> tmaFallbacks{
       *this, "tma-fallbacks",
       llvm::cl::desc("Compile each kernel that stages a load a second time "

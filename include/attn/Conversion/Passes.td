@@ -77,7 +77,12 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU: sm_80, sm_90 or sm_90a (all run the mma.sync kernels)">
+           "Target GPU: sm_80, sm_90 or sm_90a (all run the mma.sync kernels)">,
+    Option<"ldmatrixLocalLoads", "ldmatrix-local-loads", "bool",
+           /*default=*/"false",
+           "Read attn.local_load's accumulator-layout tiles four pairs per "
+           "ldmatrix.x4 (an even number of n-tiles) instead of one per "
+           "4-byte load">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

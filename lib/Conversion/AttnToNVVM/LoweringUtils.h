@@ -130,9 +130,11 @@ void populateElementwiseToNVVMPatterns(TileTypeConverter &converter,
 void populateMemoryToNVVMPatterns(TileTypeConverter &converter,
                                   RewritePatternSet &patterns);
 /// Shared memory: buffers and their stages, cp.async copies and their
-/// waits, attn.local_store and attn.local_load.
+/// waits, attn.local_store and attn.local_load (with `ldmatrixLocalLoads`
+/// four pairs per ldmatrix.x4 where it can, else one per 4-byte load).
 void populateSharedMemoryToNVVMPatterns(TileTypeConverter &converter,
-                                        RewritePatternSet &patterns);
+                                        RewritePatternSet &patterns,
+                                        bool ldmatrixLocalLoads);
 /// attn.dot on tensor cores (ldmatrix + mma.sync).
 void populateDotToNVVMPatterns(TileTypeConverter &converter,
                                RewritePatternSet &patterns);

@@ -192,37 +192,98 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
   }
 };
 
+/// Byte offset of element (row, col) of an [rows, cols] tile of 16-bit
+/// elements at byte `base` in shared-memory `layout` (col a multiple of 8).
+static Value sharedElementOffset(ImplicitLocOpBuilder &b, WarpMMA &warp,
+                                 Attribute layout, Value base, Value row,
+                                 Value col, int64_t rows, int64_t cols) {
+  Value off;
+  if (auto swizzled = dyn_cast<SwizzledSharedLayoutAttr>(layout))
+    off = warp.sharedOffset(row, col, cols, rows, swizzled.getBlocked(),
+                            swizzled.getSpan());
+  else
+    off = arith::AddIOp::create(b, arith::MulIOp::create(b, row, i32(b, 2 * cols)),
+                                arith::MulIOp::create(b, col, i32(b, 2)));
+  return arith::AddIOp::create(b, base, off);
+}
+
 /// attn.local_load into an #attn.mma tile of 16-bit elements: each thread
 /// reads its pairs (one 4-byte load each) from their places, the mirror of
-/// LocalStoreLowering.
+/// LocalStoreLowering. With `ldmatrix`, where the tile has an even number
+/// of n-tiles, four pairs per `ldmatrix.x4` instead: a quad column of the
+/// accumulator layout (rows group and group + 8 of an m-tile, columns
+/// 2 quadLane, + 1 of an n-tile) is exactly an 8 x 8 matrix's fragment,
+/// so the four matrices [rows 0-7 | 8-15] x [n-tile nt | nt + 1] give the
+/// thread its pairs (mt, nt, 0), (mt, nt, 2), (mt, nt + 1, 0),
+/// (mt, nt + 1, 2); lane l supplies row l % 8 of matrix l / 8. A fourth of
+/// the instructions of the 4-byte loads for the same bytes, in every
+/// layout whose 16-byte chunks are whole (all of them).
 struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LocalLoadLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                    bool ldmatrix)
+      : OpConversionPattern(converter, ctx), ldmatrix(ldmatrix) {}
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Type elt = type.getElementType();
-    SmallVector<Value> values(
-        MmaTile(cast<MmaLayoutAttr>(type.getEncoding()), type.getShape())
-            .size());
-    forEachPair(b, op, type, op.getSource().getType().getLayout(),
-                adaptor.getSource().front(), [&](int64_t i, Value ptr) {
-                  Value pair = LLVM::LoadOp::create(b, b.getI32Type(), ptr,
-                                                    /*alignment=*/4);
-                  std::tie(values[i], values[i + 1]) =
-                      unpackPair(b, elt, pair);
-                });
+    MmaTile tile(cast<MmaLayoutAttr>(type.getEncoding()), type.getShape());
+    SmallVector<Value> values(tile.size());
+    Attribute layout = op.getSource().getType().getLayout();
+    Value base = adaptor.getSource().front();
+    if (!ldmatrix || tile.nTiles % 2 != 0) {
+      forEachPair(b, op, type, layout, base, [&](int64_t i, Value ptr) {
+        Value pair =
+            LLVM::LoadOp::create(b, b.getI32Type(), ptr, /*alignment=*/4);
+        std::tie(values[i], values[i + 1]) = unpackPair(b, elt, pair);
+      });
+      rewriter.replaceOpWithMultiple(op, {values});
+      return success();
+    }
+    WarpMMA warp = makeWarpMMA(b, op, elt);
+    ThreadIds ids = getThreadIds(b, op);
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    // Lane l: row l % 8 of matrix j = l / 8, whose rows are 8 (j % 2) into
+    // the m-tile and whose columns are n-tile j / 2 of the pair.
+    Value matrix = arith::DivUIOp::create(b, ids.lane, i32(b, 8));
+    Value rowInTile = arith::AddIOp::create(
+        b, arith::RemUIOp::create(b, ids.lane, i32(b, 8)),
+        arith::MulIOp::create(b, arith::RemUIOp::create(b, matrix, i32(b, 2)),
+                              i32(b, 8)));
+    Value colInPair = arith::MulIOp::create(
+        b, arith::DivUIOp::create(b, matrix, i32(b, 2)), i32(b, 8));
+    Value warpRow = arith::MulIOp::create(b, ids.warp, i32(b, 16 * tile.mTiles));
+    for (int64_t mt = 0; mt < tile.mTiles; ++mt) {
+      Value row = arith::AddIOp::create(
+          b, warpRow, arith::AddIOp::create(b, rowInTile, i32(b, 16 * mt)));
+      for (int64_t nt = 0; nt < tile.nTiles; nt += 2) {
+        Value col = arith::AddIOp::create(b, colInPair, i32(b, 8 * nt));
+        std::array<Value, 4> regs = warp.ldmatrixX4(
+            sharedElementOffset(b, warp, layout, base, row, col, rows, cols),
+            /*transpose=*/false);
+        for (int64_t j = 0; j < 4; ++j) {
+          int64_t i = tile.index(mt, nt + j / 2, 2 * (j % 2));
+          std::tie(values[i], values[i + 1]) = unpackPair(b, elt, regs[j]);
+        }
+      }
+    }
     rewriter.replaceOpWithMultiple(op, {values});
     return success();
   }
+
+private:
+  bool ldmatrix;
 };
 } // namespace
 
 
 void nvgpu::populateSharedMemoryToNVVMPatterns(TileTypeConverter &converter,
-                                               RewritePatternSet &patterns) {
+                                               RewritePatternSet &patterns,
+                                               bool ldmatrixLocalLoads) {
   patterns.add<LocalAllocLowering, LocalViewLowering, AsyncCopyLowering,
-               AsyncCommitLowering, AsyncWaitLowering, LocalStoreLowering,
-               LocalLoadLowering>(converter, patterns.getContext());
+               AsyncCommitLowering, AsyncWaitLowering, LocalStoreLowering>(
+      converter, patterns.getContext());
+  patterns.add<LocalLoadLowering>(converter, patterns.getContext(),
+                                  ldmatrixLocalLoads);
 }

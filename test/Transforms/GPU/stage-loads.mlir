@@ -11,6 +11,10 @@
 // RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts=chip=sm_90a --attn-overlap-softmax \
 // RUN:   --attn-stage-loads=narrow-swizzles=true --attn-stage-shared --attn-warp-specialize --attn-pipeline \
 // RUN:   --attn-allocate-shared --convert-attn-tile-to-nvvm=chip=sm_90a -split-input-file | FileCheck %s --check-prefix=NARROW
+// RUN: attn-opt %s --attn-tile --attn-split-kv-loop --cse --attn-assign-layouts=chip=sm_90a --attn-overlap-softmax \
+// RUN:   --attn-stage-loads=narrow-swizzles=true --attn-stage-shared --attn-warp-specialize --attn-pipeline \
+// RUN:   --attn-allocate-shared "--convert-attn-tile-to-nvvm=chip=sm_90a ldmatrix-local-loads=true" -split-input-file \
+// RUN:   | FileCheck %s --check-prefix=LDM
 
 // stage_loads: the bias tile of each K/V block ([B, 1, Nq, Nk]: the
 // batch index is 0 or the program's, chosen in every loop by attn-tile)
@@ -97,6 +101,28 @@
 // NARROW-COUNT-5: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55,
 // NARROW-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg55,
 // NARROW: gpu.return
+// ldmatrix-local-loads: each thread's 20 pairs in five ldmatrix.x4 (two
+// n-tiles of the warp's 16 rows each), lane l addressing row l % 8 of
+// matrix l / 8: rows 8 ((l / 8) % 2) + l % 8 of the warp's, columns
+// 8 ((l / 8) / 2) of the n-tile pair; no 4-byte shared loads left.
+// LDM-LABEL: gpu.func @bias_80
+// LDM: nvvm.setmaxregister  increase 232
+// LDM: %[[MAT:[0-9]+]] = arith.divui %[[LANE:[0-9]+]], %c8_i32{{[_0-9]*}} : i32
+// LDM-NEXT: %c8_i32{{[_0-9]*}} = arith.constant 8 : i32
+// LDM-NEXT: %c2_i32{{[_0-9]*}} = arith.constant 2 : i32
+// LDM-NEXT: %[[HALF:[0-9]+]] = arith.remui %[[MAT]], %c2_i32{{[_0-9]*}} : i32
+// LDM-NEXT: %[[HROW:[0-9]+]] = arith.muli %[[HALF]], %c8_i32{{[_0-9]*}} : i32
+// LDM-NEXT: %c8_i32{{[_0-9]*}} = arith.constant 8 : i32
+// LDM-NEXT: %[[R8:[0-9]+]] = arith.remui %[[LANE]], %c8_i32{{[_0-9]*}} : i32
+// LDM-NEXT: arith.addi %[[R8]], %[[HROW]] : i32
+// LDM-NEXT: %c8_i32{{[_0-9]*}} = arith.constant 8 : i32
+// LDM-NEXT: %c2_i32{{[_0-9]*}} = arith.constant 2 : i32
+// LDM-NEXT: %[[NTP:[0-9]+]] = arith.divui %[[MAT]], %c2_i32{{[_0-9]*}} : i32
+// LDM-NEXT: arith.muli %[[NTP]], %c8_i32{{[_0-9]*}} : i32
+// LDM-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// LDM-COUNT-5: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
+// LDM-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// LDM: nvvm.setmaxregister  decrease 32
 func.func @bias_80(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>, %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %lse: memref<?x?x?xf32>, %bias: memref<?x1x?x?xf16>) {
   attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>) bias(%bias : memref<?x1x?x?xf16>) outs(%o, %lse : memref<?x?x?x128xf16>, memref<?x?x?xf32>) {config = #attn.tile_config<block_m = 128, block_n = 80, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, stage_loads = true>}
   return
