@@ -34,7 +34,8 @@ echo "run.py --quick: exit $?"; grep -E "FAIL" "$out/check.log" | cut -c1-160 | 
 echo "[$(( $(date +%s) - t0 )) s]"
 # 2. The overlap probe (mufu_tensor_overlap.cu): the best overlap of the
 #    MUFU and tensor pipes with no schedule's dependencies, 2 and 3
-#    warpgroups, with and without the tanh.
+#    warpgroups, with and without the tanh, and with a bias's per-score
+#    work (twenty-second session).
 nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o /tmp/mto bench/device/probes/mufu_tensor_overlap.cu \
   > "$out/mto-build.txt" 2>&1 && timeout 60 /tmp/mto 2048 > "$out/mto.txt" 2>&1
 echo "overlap probe: exit $?"; cat "$out/mto.txt"
