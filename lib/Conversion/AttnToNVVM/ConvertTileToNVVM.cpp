@@ -174,8 +174,7 @@ struct ConvertAttnTileToNVVMPass
     ConversionTarget target(*ctx);
     populateElementwiseToNVVMPatterns(converter, patterns);
     populateMemoryToNVVMPatterns(converter, patterns);
-    populateSharedMemoryToNVVMPatterns(converter, patterns,
-                                       ldmatrixLocalLoads);
+    populateSharedMemoryToNVVMPatterns(converter, patterns, ldmatrixLocalLoads);
     populateDotToNVVMPatterns(converter, patterns);
     populateMaskToNVVMPatterns(converter, patterns);
     populateReduceToNVVMPatterns(converter, patterns);

@@ -183,8 +183,10 @@ WarpMMA nvgpu::makeWarpMMA(ImplicitLocOpBuilder &b, Operation *op, Type elt) {
 
 void nvgpu::fenceAsyncProxy(ImplicitLocOpBuilder &b) {
   NVVM::FenceProxyOp::create(
-      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      b,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
 }
 
 Value nvgpu::packPair(ImplicitLocOpBuilder &b, Value x, Value y) {

@@ -618,7 +618,7 @@ struct RegisterStoreLowering : public OpConversionPattern<StoreOp> {
 void nvgpu::populateMemoryToNVVMPatterns(TileTypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<DimLowering, SubViewLowering, ExtractMetadataLowering,
-               ReinterpretCastLowering, ScalarLoadLowering, RegisterLoadLowering,
-               RegisterStoreLowering, PrefetchLowering>(converter,
-                                                        patterns.getContext());
+               ReinterpretCastLowering, ScalarLoadLowering,
+               RegisterLoadLowering, RegisterStoreLowering, PrefetchLowering>(
+      converter, patterns.getContext());
 }

@@ -31,9 +31,10 @@ struct LocalAllocLowering : public OpConversionPattern<LocalAllocOp> {
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<int64_t> offset = op.getOffset();
     if (!offset)
-      return rewriter.notifyMatchFailure(op, "no offset (run attn-allocate-shared)");
-    rewriter.replaceOp(op, arith::ConstantIntOp::create(rewriter, op.getLoc(),
-                                                        *offset, 32));
+      return rewriter.notifyMatchFailure(
+          op, "no offset (run attn-allocate-shared)");
+    rewriter.replaceOp(
+        op, arith::ConstantIntOp::create(rewriter, op.getLoc(), *offset, 32));
     return success();
   }
 };
@@ -45,8 +46,8 @@ struct LocalViewLowering : public OpConversionPattern<LocalViewOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Value stage = toI32(b, adaptor.getIndex().front());
-    Value stageBytes = arith::MulIOp::create(
-        b, stage, i32(b, op.getType().getSizeInBytes()));
+    Value stageBytes =
+        arith::MulIOp::create(b, stage, i32(b, op.getType().getSizeInBytes()));
     auto [dynamic, base] = splitSharedOffset(adaptor.getSource().front());
     Value offset = stageBytes;
     if (dynamic)
@@ -151,8 +152,7 @@ static void forEachPair(ImplicitLocOpBuilder &b, Operation *op,
               arith::AddIOp::create(
                   b, base,
                   warp.sharedOffset(row, i32(b, 8 * nt), cols, rows,
-                                    swizzled.getBlocked(),
-                                    swizzled.getSpan())),
+                                    swizzled.getBlocked(), swizzled.getSpan())),
               lane);
         else
           off = arith::AddIOp::create(b, rowStart, i32(b, 16 * nt));
@@ -179,7 +179,8 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
     Attribute layout = op.getDest().getType().getLayout();
     forEachPair(b, op, type, layout, adaptor.getDest().front(),
                 [&](int64_t i, Value ptr) {
-                  LLVM::StoreOp::create(b, packPair(b, values[i], values[i + 1]),
+                  LLVM::StoreOp::create(b,
+                                        packPair(b, values[i], values[i + 1]),
                                         ptr, /*alignment=*/4);
                 });
     // Ordinary stores that wgmma will read (blocked tiles) need a proxy
@@ -202,7 +203,8 @@ static Value sharedElementOffset(ImplicitLocOpBuilder &b, WarpMMA &warp,
     off = warp.sharedOffset(row, col, cols, rows, swizzled.getBlocked(),
                             swizzled.getSpan());
   else
-    off = arith::AddIOp::create(b, arith::MulIOp::create(b, row, i32(b, 2 * cols)),
+    off = arith::AddIOp::create(b,
+                                arith::MulIOp::create(b, row, i32(b, 2 * cols)),
                                 arith::MulIOp::create(b, col, i32(b, 2)));
   return arith::AddIOp::create(b, base, off);
 }
@@ -253,7 +255,8 @@ struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
                               i32(b, 8)));
     Value colInPair = arith::MulIOp::create(
         b, arith::DivUIOp::create(b, matrix, i32(b, 2)), i32(b, 8));
-    Value warpRow = arith::MulIOp::create(b, ids.warp, i32(b, 16 * tile.mTiles));
+    Value warpRow =
+        arith::MulIOp::create(b, ids.warp, i32(b, 16 * tile.mTiles));
     for (int64_t mt = 0; mt < tile.mTiles; ++mt) {
       Value row = arith::AddIOp::create(
           b, warpRow, arith::AddIOp::create(b, rowInTile, i32(b, 16 * mt)));
@@ -276,7 +279,6 @@ private:
   bool ldmatrix;
 };
 } // namespace
-
 
 void nvgpu::populateSharedMemoryToNVVMPatterns(TileTypeConverter &converter,
                                                RewritePatternSet &patterns,

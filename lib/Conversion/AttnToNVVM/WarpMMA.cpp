@@ -61,14 +61,15 @@ Value WarpMMA::swizzledBlocked(Value row, Value col, int64_t rows,
   int64_t k = span / 16;
   Value chunk = arith::DivUIOp::create(b, col, i32(8));
   Value block = arith::DivUIOp::create(b, chunk, i32(k));
-  Value rowBits = span == 128 ? row
-                              : arith::DivUIOp::create(b, row, i32(128 / span));
-  Value phys = arith::XOrIOp::create(
-      b, arith::RemUIOp::create(b, chunk, i32(k)),
-      arith::RemUIOp::create(b, rowBits, i32(k)));
+  Value rowBits =
+      span == 128 ? row : arith::DivUIOp::create(b, row, i32(128 / span));
+  Value phys =
+      arith::XOrIOp::create(b, arith::RemUIOp::create(b, chunk, i32(k)),
+                            arith::RemUIOp::create(b, rowBits, i32(k)));
   return arith::AddIOp::create(
       b,
-      arith::AddIOp::create(b, arith::MulIOp::create(b, block, i32(span * rows)),
+      arith::AddIOp::create(b,
+                            arith::MulIOp::create(b, block, i32(span * rows)),
                             arith::MulIOp::create(b, row, i32(span))),
       arith::MulIOp::create(b, phys, i32(16)));
 }

@@ -53,8 +53,7 @@ public:
   /// a tile of `rows` rows: S / 2-column blocks of [rows, S / 2], S-byte
   /// rows, swizzled as TMA's S-byte mode writes them (S = 128: 64-column
   /// blocks whose chunks are XOR-swizzled by row % 8).
-  Value swizzledBlocked(Value row, Value col, int64_t rows,
-                        int64_t span = 128);
+  Value swizzledBlocked(Value row, Value col, int64_t rows, int64_t span = 128);
   /// One of the two, as `blocked` says.
   Value sharedOffset(Value row, Value col, int64_t cols, int64_t rows,
                      bool blocked, int64_t span = 128) {

@@ -120,8 +120,9 @@ int64_t RowsLayoutAttr::getWarps() const { return getParent().getWarps(); }
 // SwizzledSharedLayoutAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult SwizzledSharedLayoutAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, bool blocked, int64_t span) {
+LogicalResult
+SwizzledSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 bool blocked, int64_t span) {
   if (span != 32 && span != 64 && span != 128)
     return emitError() << "#attn.swizzled's span is a TMA swizzle width: 32, "
                           "64 or 128 bytes, got "
