@@ -15,6 +15,7 @@
 #     last key block is a partial box, Nq != Nk, GQA, strided views,
 #     NaN/Inf inputs, poisoned outputs): the swizzle the compiler reads
 #     must be the one TMA writes, which only the device can tell;
+#     compute-sanitizer memcheck and racecheck on two nsw2 kernels;
 #  2. pair.py, A = nsw1 (narrow swizzles), B = nsw0 (unswizzled), the same
 #     kernel: 112 / 80 columns (2-way conflicts before), 96 (4-way), the
 #     three-warpgroup 192 x 96 form, D = 64, early_qk, and nb112 (no bias:
@@ -34,6 +35,14 @@ for d in nsw1 nsw2; do
   echo "run.py --quick ($d): exit $?"; grep -E "FAIL" "$out/check-$d.log" | cut -c1-160 | head; tail -3 "$out/check-$d.log" | cut -c1-200
   echo "[$(( $(date +%s) - t0 )) s]"
 done
+# compute-sanitizer on small odd shapes: the ldmatrix reads of the narrow
+# spans (racecheck: the bias ring's release after the reads).
+for tool in memcheck racecheck; do
+  timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 \
+    python3 bench/device/sanitize.py --artifacts /tmp/t/nsw2 --runtime $L bb80,bh112 > "$out/$tool.log" 2>&1
+  echo "$tool: exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^FAIL" "$out/$tool.log" | cut -c1-140 | tail -4
+done
+echo "[$(( $(date +%s) - t0 )) s]"
 p="bb112=bb112,bf112=bf112,bh112=bh112,cb112=cb112,bb80=bb80,bb96=bb96,bw96=bw96,bd64=bd64,beq96=beq96,nb112=nb112"
 timeout $(( $(left) - 150 )) python3 bench/device/pair.py --artifacts /tmp/t/nsw1 --artifacts-b /tmp/t/nsw0 \
   --runtime $L --out "$out/pairs-nsw.json" --rounds 3 --ns 1024,4096,16384 --pairs "$p" > "$out/pairs-nsw.txt" 2>&1
