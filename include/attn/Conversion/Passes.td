@@ -33,7 +33,7 @@ def ConvertAttnTileToLinalg : Pass<"convert-attn-tile-to-linalg"> {
 }
 
 def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
-  let summary = "Lower laid-out tile programs to sm_80-class tensor-core kernels (gpu + NVVM)";
+  let summary = "Lower laid-out tile programs to sm_80 and sm_90a tensor-core kernels (gpu + NVVM)";
   let description = [{
     Takes tile programs whose tiles have GPU layouts and whose shared memory
     is explicit (`attn-assign-layouts`, `attn-stage-shared`, `attn-pipeline`,
@@ -57,6 +57,17 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
     `lazy_rescale` knob of `#attn.gpu_config`) and its finalisation; `scf`
     structurally.
 
+    On sm_90a, for programs whose `#attn.gpu_config` asks for `wgmma`:
+    `attn.dot` becomes `wgmma.mma_async` per k-step and warpgroup (shared
+    operands through descriptors of their 128-byte-swizzled buffers, P from
+    registers), `attn.dot_wait` a wgmma wait group; an
+    `attn.warp_specialize` a producer warpgroup that copies tiles with TMA
+    (`cp.async.bulk.tensor`, one box per column block of the buffer's
+    swizzle) into mbarrier-guarded rings and consumer warpgroups with their
+    `setmaxnreg` budgets; TMA stores of the output. The kernel then takes
+    one by-value TMA descriptor per (buffer, box) after the buffers
+    (format 3 of the launch metadata, docs/gpu-kernels.md).
+
     Refused with a diagnostic at the op: tiles without a layout, ops on
     tiles outside attn/arith/math/scf, non-splat tile constants, layout
     changes other than accumulator -> A operand, copies of partial rows,
@@ -77,7 +88,8 @@ def ConvertAttnTileToNVVM : Pass<"convert-attn-tile-to-nvvm", "ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU: sm_80, sm_90 or sm_90a (all run the mma.sync kernels)">,
+           "Target GPU: sm_80, sm_90 or sm_90a (wgmma, TMA and setmaxnreg "
+           "need sm_90a; a program asking for them elsewhere is refused)">,
     Option<"ldmatrixLocalLoads", "ldmatrix-local-loads", "bool",
            /*default=*/"false",
            "Read attn.local_load's accumulator-layout tiles four pairs per "

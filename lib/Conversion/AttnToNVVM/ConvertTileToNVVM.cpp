@@ -1,11 +1,11 @@
-//===- ConvertTileToNVVM.cpp - laid-out tile programs to sm_80 kernels ----===//
+//===- ConvertTileToNVVM.cpp - laid-out tile programs to GPU kernels ------===//
 //
 // The pass driver of the GPU lowering; the work is in the pattern files:
 //   OutlineKernel.cpp       attn.program -> kernel gpu.func (ABI, metadata)
 //   ElementwiseToNVVM.cpp   arith/math on tiles, constants, layout changes
 //   MemoryToNVVM.cpp        global loads/stores/prefetches, buffer views
 //   SharedMemoryToNVVM.cpp  shared buffers, async copies, local loads/stores
-//   DotToNVVM.cpp           attn.dot (ldmatrix + mma.sync)
+//   DotToNVVM.cpp           attn.dot (ldmatrix + mma.sync; wgmma)
 //   MaskToNVVM.cpp          attn.mask, attn.iota, attn.kv_range
 //   ReduceToNVVM.cpp        row reductions and broadcasts
 //   SoftmaxToNVVM.cpp       attn.online_softmax, attn.finalize
