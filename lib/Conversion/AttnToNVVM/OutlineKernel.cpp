@@ -573,6 +573,21 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   for (Operation &op : program.getBody().front())
     b.clone(op, mapping);
   gpu::ReturnOp::create(b, program.getLoc());
+  // A view the program made of a buffer (attn-stage-shared's planes) has
+  // the strides of the host's memref in its type; the kernel's buffers
+  // have the launch's strides, unknown here. Each view's type is inferred
+  // again from its kernel source (in program order, so a view of a view
+  // sees its source's new type): else its static strides are a claim the
+  // kernel's buffers do not keep, and with a static unit extent among the
+  // kept dimensions (one query row, one key) the view's dropped
+  // dimensions cannot be told from its strides at all.
+  kernel.walk([](memref::SubViewOp view) {
+    MemRefType type = view.getType();
+    auto inferred = memref::SubViewOp::inferRankReducedResultType(
+        type.getShape(), view.getSourceType(), view.getMixedOffsets(),
+        view.getMixedSizes(), view.getMixedStrides());
+    view.getResult().setType(cast<MemRefType>(inferred));
+  });
   // Each TMA store writes through its buffer's descriptor, each TMA copy
   // reads through its own.
   kernel.walk([&](TmaStoreOp store) {
