@@ -39,6 +39,18 @@ PIPELINES = [
      "--attn-assign-layouts=chip=sm_90a", "--attn-stage-shared",
      "--attn-pipeline", "--attn-allocate-shared",
      "--convert-attn-tile-to-nvvm=chip=sm_90a"],
+    # Every tile-level GPU pass of attn-lower-to-nvvm, in its order, with
+    # the options that are off by default turned on.
+    ["--attn-assign-layouts=chip=sm_90a", "--attn-overlap-softmax",
+     "--attn-stage-loads=narrow-swizzles=true", "--attn-stage-shared",
+     "--attn-warp-specialize", "--attn-stage-stores", "--attn-pipeline",
+     "--attn-prefetch-loads", "--attn-allocate-shared",
+     "--convert-attn-tile-to-nvvm=chip=sm_90a ldmatrix-local-loads=true"],
+    # The whole pipelines, down to PTX (no ptxas).
+    ["--attn-lower-to-nvvm=chip=sm_90a format=isa"],
+    ["--attn-lower-to-nvvm=chip=sm_90a format=isa narrow-swizzles=true "
+     "ldmatrix-local-loads=true"],
+    ["--attn-lower-to-nvvm=chip=sm_80 format=isa"],
 ]
 INTERESTING = ["0", "1", "-1", "2", "3", "7", "8", "16", "17", "63", "64",
                "65", "127", "128", "192", "255", "256", "257", "512", "1024",
@@ -49,9 +61,122 @@ CRASH = re.compile(r"Stack dump|PLEASE submit a bug report|LLVM ERROR|"
                    r"Assertion .* failed|terminate called|Segmentation fault")
 
 
+GPU_FLAGS = ["lazy_rescale", "reverse_kv", "loop_local_ids", "wgmma",
+             "overlap_softmax", "warp_specialize", "ping_pong", "persistent",
+             "peel_last_block", "async_pv", "early_qk", "prefetch_loads",
+             "stage_loads"]
+
+
+def random_config(rng):
+    """A tile and GPU configuration: mostly a consistent one (the flags'
+    prerequisites drawn first, as attn-tune's space does), sometimes any
+    combination, so that both the lowerings' corners and the verifiers'
+    refusals are reached."""
+    split = rng.choice(["", "", ", split_kv = false"])
+    if rng.random() < 0.15:
+        tile = "#attn.tile_config<block_m = %d, block_n = %d, warps = %d, stages = %d%s>" % (
+            rng.choice([16, 32, 64, 128, 192, 256, 48]),
+            rng.choice([16, 32, 48, 64, 80, 96, 112, 128, 144, 176, 192, 256, 24]),
+            rng.choice([1, 2, 4, 8, 12, 16, 3]), rng.choice([1, 2, 3, 4, 0]), split)
+        flags = [f for f in GPU_FLAGS if rng.random() < 0.4]
+    else:
+        on = lambda p: rng.random() < p
+        flags = []
+        stages = rng.choice([1, 2, 2, 3])
+        bn = rng.choice([16, 32, 64, 64, 80, 96, 112, 128, 176, 192])
+        if on(0.7):  # wgmma (sm_90a; sm_80 refuses it with a diagnostic)
+            warps = rng.choice([4, 8, 8, 12])
+            bm = 16 * warps
+            flags.append("wgmma")
+            ws = on(0.7)
+            overlap = stages >= 2 and on(0.6)
+            if ws:
+                flags.append("warp_specialize")
+                for f, p in (("persistent", 0.5), ("stage_loads", 0.3)):
+                    if on(p):
+                        flags.append(f)
+                if warps >= 8 and on(0.3):
+                    flags.append("ping_pong")
+            if overlap:
+                flags.append("overlap_softmax")
+                if ws and on(0.5):
+                    flags.append("async_pv")
+                    if on(0.4):
+                        flags.append("early_qk")
+                elif ws and on(0.3):
+                    flags.append("peel_last_block")
+        else:
+            warps = rng.choice([1, 2, 4, 8])
+            bm = rng.choice([m for m in (16, 32, 64, 128) if m % (16 * warps) == 0]
+                            or [16 * warps])
+            flags += [f for f in ("lazy_rescale", "reverse_kv", "loop_local_ids")
+                      if on(0.3)]
+        if on(0.15):
+            flags.append("prefetch_loads")
+        tile = "#attn.tile_config<block_m = %d, block_n = %d, warps = %d, stages = %d%s>" % (
+            bm, bn, warps, stages, split)
+    if rng.random() < 0.1:
+        flags.append("fma_exp2 = %d" % rng.choice([1, 3, 8, 9]))
+    if rng.random() < 0.1:
+        flags.append("rescale_slack = %d" % rng.choice([4, 8, 15, 16]))
+    gpu = "#attn.gpu_config<%s>" % ", ".join(
+        f if "=" in f else f + " = true" for f in flags)
+    return tile, gpu
+
+
+def random_attention(rng):
+    """An attn.attention with a random configuration on random shapes,
+    element types, masks and score modifications."""
+    dt = rng.choice(["f16", "bf16", "f16", "bf16", "f32"])
+    d = rng.choice([64, 128, 128, 256, 192, 32, 80])
+    dv = d if rng.random() < 0.8 else rng.choice([64, 128])
+    dim = lambda: rng.choice(["?", "?", "1", "7", "128", "1000"])
+    b, hq, nq, nk = dim(), rng.choice(["?", "4", "8"]), dim(), dim()
+    hk = hq if rng.random() < 0.7 else rng.choice(["?", "1", "2"])
+    qt = "memref<%s x%s x%s x%sx%s>" % (b, hq, nq, d, dt)
+    kt = "memref<%s x%s x%s x%sx%s>" % (b, hk, nk, d, dt)
+    vt = "memref<%s x%s x%s x%sx%s>" % (b, hk, nk, dv, dt)
+    ot = "memref<%s x%s x%s x%sx%s>" % (b, hq, nq, dv, dt)
+    qt, kt, vt, ot = (t.replace(" x", "x") for t in (qt, kt, vt, ot))
+    args = ["%%q: %s" % qt, "%%k: %s" % kt, "%%v: %s" % vt, "%%o: %s" % ot]
+    outs, otypes, ops = ["%o"], [ot], ""
+    if rng.random() < 0.5:
+        lt = "memref<%sx%sx%sxf32>" % (b, hq, nq)
+        args.append("%%lse: %s" % lt)
+        outs.append("%lse")
+        otypes.append(lt)
+    attrs = []
+    mask = rng.choice(["", "", "causal, top_left", "causal, bottom_right",
+                       "window, bottom_right, left = 100, right = 0",
+                       "window, top_left, left = 0, right = 37"])
+    if mask:
+        attrs.append("mask = #attn.mask<%s>" % mask)
+    mod = rng.choice(["", "", "softcap", "bias", "alibi"])
+    if mod == "softcap":
+        attrs.append("softcap = %s : f64" % rng.choice(["30.0", "1.0", "50.0"]))
+    elif mod == "bias":
+        bt = "memref<%sx%sx%sx%sx%s>" % (rng.choice([b, "1"]), rng.choice([hq, "1"]),
+                                       nq, nk, dt)
+        args.append("%%bias: %s" % bt)
+        ops = " bias(%%bias : %s)" % bt
+    elif mod == "alibi":
+        args.append("%slopes: memref<?xf32>")
+        ops = " alibi_slopes(%slopes : memref<?xf32>)"
+    tile, gpu = random_config(rng)
+    attrs += ["config = " + tile, "gpu_config = " + gpu]
+    return ("func.func @f(%s) {\n  attn.attention ins(%%q, %%k, %%v : %s, %s, %s)%s"
+            " outs(%s : %s) {%s}\n  return\n}\n" % (
+                ", ".join(args), qt, kt, vt, ops, ", ".join(outs),
+                ", ".join(otypes), ", ".join(attrs)))
+
+
 def mutate(text, rng):
     lines = text.split("\n")
-    kind = rng.randrange(8)
+    kind = rng.randrange(9)
+    if kind == 8:  # a configuration becomes another
+        tile, gpu = random_config(rng)
+        text = re.sub(r"#attn\.tile_config<[^>]*>", tile, text)
+        return re.sub(r"#attn\.gpu_config<[^>]*>", gpu, text)
     if kind == 0 and len(lines) > 1:  # delete a line
         del lines[rng.randrange(len(lines))]
     elif kind == 1 and lines:  # duplicate a line
@@ -111,9 +236,12 @@ def main():
     rng = random.Random(args.seed)
     start, runs, found = time.time(), 0, []
     while time.time() - start < args.seconds:
-        text = rng.choice(corpus)
-        for _ in range(rng.randrange(1, 4)):
-            text = mutate(text, rng)
+        if rng.random() < 0.25:  # a fresh op, configured at random
+            text = random_attention(rng)
+        else:
+            text = rng.choice(corpus)
+            for _ in range(rng.randrange(1, 4)):
+                text = mutate(text, rng)
         pipeline = rng.choice(PIPELINES)
         cmd = [args.attn_opt, "-", *pipeline, "-o", os.devnull]
         try:
