@@ -128,9 +128,12 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   // Three consumer warpgroups (192-row Q blocks on 12 warps, 160
   // registers each): more softmax warps per SM sub-partition to hide one
   // warpgroup's softmax under the others' products, the form
-  // FlashAttention-3 uses at D = 64; K/V blocks of 64-112 columns are what
-  // fits those registers (128 spills at D = 128). Last, so that the
-  // candidates before keep their indices (the emitted kernels' names).
+  // FlashAttention-3 uses at D = 64. K/V blocks of 64-112 columns; which
+  // forms fit those registers is ptxas's call, and attn-tune drops what
+  // spills (at D = 128 without a modification, ptxas 13.0: without
+  // overlap 64-96 columns fit; overlapped, 64 columns without async_pv
+  // and 80 with it; most other forms spill 4-320 bytes). Last, so that the candidates before
+  // keep their indices (the emitted kernels' names).
   for (int64_t bn : {64, 80, 96, 112})
     addWarpSpecializedForms(out, /*blockM=*/192, bn, /*warps=*/12);
   // async_pv with the next block's Q K^T before the softmax (early_qk):

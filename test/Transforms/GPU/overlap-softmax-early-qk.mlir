@@ -6,10 +6,11 @@
 // block j's mask and softmax, so that it and P V of block j - 1 (the
 // carried accumulator) both run under the softmax; then one wait completes
 // both groups (pending = 0, with the probabilities: P V reads P's registers
-// until it completes), the accumulator is rescaled, block j's P V is
-// issued async and stays in flight (the scores' wait leaves one group
-// pending), yielded with the next scores. After the chain, one wait for
-// the last P V.
+// until it completes; and with the next scores, so that K's stage is
+// released there), the accumulator is rescaled, block j's P V is issued
+// async and stays in flight, yielded with the next scores as that wait
+// returned them: no second wait in the body. After the chain, one wait
+// for the last P V.
 // CHECK-LABEL: func.func @early_qk
 // CHECK: %[[S0:[^ ,:]+]] = attn.dot %{{.*}}, %{{.*}}, %{{.*}} transpose_b :
 // CHECK: scf.for %[[J:[^ ,:]+]] = {{.*}} iter_args(%[[M:[^ ,:]+]] = %{{.*}}, %[[L:[^ ,:]+]] = %{{.*}}, %[[ACC:[^ ,:]+]] = %{{.*}}, %[[S:[^ ,:]+]] = %[[S0]])
@@ -18,15 +19,14 @@
 // CHECK: %[[SM:[^ ,:]+]] = attn.mask %[[S]]
 // CHECK-NOT: attn.dot
 // CHECK: %[[P:[^ ,:]+]], %[[M1:[^ ,:]+]], %[[L1:[^ ,:]+]], %{{.*}} = attn.online_softmax %[[SM]], %[[M]], %[[L]]
-// CHECK-NEXT: %[[W:[^ ,:]+]]:2 = attn.dot_wait %[[ACC]], %[[P]] {pending = 0 : i64}
+// CHECK-NEXT: %[[W:[^ ,:]+]]:3 = attn.dot_wait %[[ACC]], %[[P]], %[[SN]] {pending = 0 : i64}
 // CHECK: %[[ALPHA:[^ ,:]+]] = math.exp2
 // CHECK: %[[AR:[^ ,:]+]] = attn.broadcast_rows %[[ALPHA]]
 // CHECK: %[[ACC1:[^ ,:]+]] = arith.mulf %[[W]]#0, %[[AR]]
 // CHECK: arith.truncf %[[W]]#1
 // CHECK-NOT: attn.dot_wait
 // CHECK: %[[O:[^ ,:]+]] = attn.dot %{{.*}}, %{{.*}}, %[[ACC1]] async
-// CHECK-NEXT: %[[SW:[^ ,:]+]] = attn.dot_wait %[[SN]] {pending = 1 : i64}
-// CHECK-NEXT: scf.yield %[[M1]], %[[L1]], %[[O]], %[[SW]]
+// CHECK-NEXT: scf.yield %[[M1]], %[[L1]], %[[O]], %[[W]]#2
 // CHECK: scf.for
 // CHECK: %[[LAST:[^ ,:]+]]:4 = scf.for
 // CHECK-NOT: attn.finalize

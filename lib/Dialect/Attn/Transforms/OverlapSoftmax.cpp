@@ -67,10 +67,9 @@
 //       for j in [lo, hi):
 //         Sn = Q K[min(j + 1, hi - 1)]^T           (async)
 //         P, m', l' = mask / score modifications / online softmax of S
-//         acc, P = wait(acc, P)                    (pending = 0: Sn too)
+//         acc, P, Sn = wait(acc, P, Sn)            (pending = 0)
 //         acc = alpha(m, m') acc
 //         acc = P V[j] + acc                       (async, yielded)
-//         Sn = wait(Sn)                            (pending = 1: P V runs on)
 //         S = Sn
 //
 //     Both products run under every softmax, for a second live score
@@ -81,7 +80,10 @@
 //     pending there (wait_group 1, P V of block j - 1 being the older
 //     group) made ptxas serialize every wgmma (C7514), as it cannot tell
 //     which group such a wait completes, and the rescale then reads the
-//     accumulator of P V of block j - 1.
+//     accumulator of P V of block j - 1. Sn goes through that wait, so
+//     that attn-warp-specialize releases K's stage there, before the
+//     rescale and P V's issue, not after P V (a second wait of Sn after
+//     P V would complete nothing but hold K's stage longer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -304,7 +306,6 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     rewriter.modifyOpInPlace(softmax,
                              [&] { softmax.getAccMutable().assign(zeroAcc); });
     rewriter.setInsertionPoint(p.values);
-    DotWaitOp wait; // block j + 1's scores, yielded
     if (asyncPV) {
       // Step 4: P V of block j - 1 is waited for right after block j's
       // softmax; block j + 1's product moves after the rescale. The wait
@@ -317,10 +318,14 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
       // before the softmax, and this wait completes it too (see step 5).
       rewriter.setInsertionPointAfter(softmax);
       Value probs = softmax.getProbs();
-      auto accWait = DotWaitOp::create(rewriter, loc, ValueRange{acc, probs},
-                                       /*pending=*/0);
+      SmallVector<Value> waited{acc, probs};
+      if (earlyQK)
+        waited.push_back(nextScores);
+      auto accWait = DotWaitOp::create(rewriter, loc, waited, /*pending=*/0);
       rewriter.replaceAllUsesExcept(probs, accWait.getResult(1), accWait);
       acc = accWait.getResult(0);
+      if (earlyQK)
+        nextScores = accWait.getResult(2);
       Value rescaled =
           softmax.getMaxBound()
               ? acc
@@ -331,12 +336,16 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
         p.values.getAccMutable().assign(rescaled);
         p.values.setAsync(true);
       });
-      rewriter.setInsertionPointAfter(p.values);
-      wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
-                               /*pending=*/1);
+      if (!earlyQK) {
+        rewriter.setInsertionPointAfter(p.values);
+        nextScores = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                                       /*pending=*/1)
+                         .getResult(0);
+      }
     } else {
-      wait = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
-                               /*pending=*/0);
+      nextScores = DotWaitOp::create(rewriter, loc, ValueRange{nextScores},
+                                     /*pending=*/0)
+                       .getResult(0);
       // With max_bound alpha is 0 only where acc is still 0 (see the op).
       Value rescaled =
           softmax.getMaxBound()
@@ -346,7 +355,7 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
           p.values, [&] { p.values.getAccMutable().assign(rescaled); });
     }
     rewriter.modifyOpInPlace(yield, [&] {
-      yield->setOperand(yield.getNumOperands() - 1, wait.getResult(0));
+      yield->setOperand(yield.getNumOperands() - 1, nextScores);
     });
     rewriter.eraseOp(p.scores);
     rewriter.eraseOp(p.key);
