@@ -117,6 +117,10 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
     if (isa<TmaCopyOp, TmaStoreOp, TmaStoreWaitOp, WarpSpecializeOp>(op) &&
         chip != "sm_90a")
       return fail("TMA and warp specialization need chip=sm_90a");
+    if (isa<PrefetchOp>(op) && chip == "sm_80")
+      return fail("prefetch_loads (an L1 prefetch) needs chip=sm_90 or "
+                  "sm_90a: LLVM's NVPTX backend selects prefetch.global.L1 "
+                  "only from sm_90");
     if (auto store = dyn_cast<LocalStoreOp>(op))
       if (!isa<MmaLayoutAttr>(
               cast<RankedTensorType>(store.getValue().getType()).getEncoding()))
