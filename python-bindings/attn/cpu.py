@@ -98,10 +98,12 @@ def from_bf16(b):
 
 
 def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale=None,
-              softcap=None, lse=False, dtype=None):
+              softcap=None, lse=False, dtype=None, tile_config=None):
     """softmax(scale * Q K^T [masked]) V per (batch, query head); with
     `lse=True` also the log-sum-exp per row ([B, H, Nq] f32). `dtype="bf16"`
-    takes uint16 arrays of bf16 bit patterns and returns one."""
+    takes uint16 arrays of bf16 bit patterns and returns one. `tile_config`
+    (the text of an #attn.tile_config) tiles the program as the GPU kernels
+    of that configuration do."""
     arrays = [np.asarray(x) for x in (q, k, v)]
     q, k, v = arrays
     if dtype not in (None, "bf16"):
@@ -133,7 +135,7 @@ def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale
         raise ValueError("attn.cpu: q's %d heads are not a multiple of k/v's %d" % (hq, hkv))
     spec = Spec(dtype=dtypes[q.dtype], head_dim=d, value_head_dim=v.shape[3], causal=causal,
                 alignment=alignment, window=window, scale=scale, softcap=softcap,
-                lse=lse, name="attention")
+                lse=lse, tile_config=tile_config, name="attention")
     kernel = _kernels.get(spec)
     if kernel is None:
         kernel = _kernels[spec] = _Kernel(spec)

@@ -3,6 +3,7 @@ the compiler takes (dynamic batch, heads and lengths: one kernel for every
 shape of the class)."""
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -27,6 +28,12 @@ class Spec:
     lse: bool = False
     scale: Optional[float] = None
     softcap: Optional[float] = None
+    # A tile configuration ("#attn.tile_config<block_m = 64, ...>") and a
+    # GPU one ("#attn.gpu_config<...>") for the op, as an autotuner of the
+    # embedding compiler would pass them; None: the compiler's (the tuning
+    # database's or the heuristic's). The compiler's verifiers judge them.
+    tile_config: Optional[str] = None
+    gpu_config: Optional[str] = None
     name: str = "attn"
 
     def __post_init__(self):
@@ -50,6 +57,12 @@ class Spec:
         if self.softcap is not None and not (self.softcap > 0 and math.isfinite(self.softcap)):
             raise SpecError("softcap must be a positive finite number, got %r"
                             % (self.softcap,))
+        for what, text in (("tile_config", self.tile_config),
+                           ("gpu_config", self.gpu_config)):
+            if text is not None and not (isinstance(text, str) and re.fullmatch(
+                    r"#attn\.%s<[a-z0-9_ =,]*>" % what, text)):
+                raise SpecError("%s must be the text of an #attn.%s attribute, "
+                                "got %r" % (what, what, text))
         if not self.name.isidentifier():
             raise SpecError("name must be an identifier, got %r" % (self.name,))
 
@@ -81,6 +94,10 @@ class Spec:
             attrs.append("scale = %r : f64" % float(self.scale))
         if self.softcap is not None:
             attrs.append("softcap = %r : f64" % float(self.softcap))
+        if self.tile_config is not None:
+            attrs.append("config = %s" % self.tile_config)
+        if self.gpu_config is not None:
+            attrs.append("gpu_config = %s" % self.gpu_config)
         attr = (" {%s}" % ", ".join(attrs)) if attrs else ""
         return ("func.func @%s(%s) {\n"
                 "  attn.attention ins(%%q, %%k, %%v : %s, %s, %s)\n"

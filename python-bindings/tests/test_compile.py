@@ -31,6 +31,8 @@ def test_spec_module_text():
     (dict(scale=float("nan")), "scale"),
     (dict(alignment="center"), "alignment"),
     (dict(name="not a name"), "identifier"),
+    (dict(tile_config="block_m = 64"), "tile_config"),
+    (dict(gpu_config="#attn.gpu_config<wgmma = true>} {"), "gpu_config"),
 ])
 def test_spec_refuses(bad, why):
     with pytest.raises(attn.SpecError, match=why):
@@ -51,6 +53,21 @@ def test_compile_gpu_ptx(tmp_path):
     files = sorted(os.listdir(tmp_path))
     assert files == ["causal128.json", "causal128.sm_90a.ptx"]
     assert json.load(open(tmp_path / "causal128.json"))["entry"] == "causal128"
+
+
+def test_spec_configuration():
+    # A configuration the spec carries wins over the heuristic's; one that
+    # no lowering builds is refused by the compiler's verifier.
+    tile = "#attn.tile_config<block_m = 128, block_n = 176, warps = 8, stages = 2>"
+    gpu = ("#attn.gpu_config<wgmma = true, overlap_softmax = true, "
+           "warp_specialize = true, async_pv = true, persistent = true>")
+    spec = attn.Spec(head_dim=128, tile_config=tile, gpu_config=gpu, name="k")
+    assert "config = %s, gpu_config = %s}" % (tile, gpu) in spec.to_mlir()
+    meta = attn.compile(spec, chip="sm_90a").kernels["k"]
+    assert (meta["block_m"], meta["block_n"], meta["warps"]) == (128, 176, 8)
+    with pytest.raises(attn.CompileError, match="async_pv .* needs overlap_softmax"):
+        attn.compile(attn.Spec(head_dim=128, tile_config=tile,
+                               gpu_config="#attn.gpu_config<async_pv = true>"), chip="sm_90a")
 
 
 def test_compile_cpu():
