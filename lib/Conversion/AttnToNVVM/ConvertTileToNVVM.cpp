@@ -50,8 +50,20 @@ static bool hasRegisterLayout(Type type) {
   return tile && isa_and_nonnull<RegisterLayoutInterface>(tile.getEncoding());
 }
 
+/// The registers per thread ptxas compiles every instruction within: a
+/// CTA of `threads` alone on an SM (the entry cap of `.maxntid`; setmaxnreg
+/// raises the consumers' budget later, not the cap an instruction must fit).
+static int64_t registersAtEntry(int64_t threads) {
+  return std::min<int64_t>(255, 65536 / threads / 8 * 8);
+}
+
 /// Step 1: what the patterns do not lower, diagnosed at the op.
 static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
+  bool specialized = false;
+  program.walk([&](WarpSpecializeOp) { specialized = true; });
+  TileConfigAttr config = program.getConfigAttr();
+  int64_t threads =
+      config ? 32 * config.getWarps() + (specialized ? 128 : 0) : 0;
   WalkResult walk = program.getBody().walk([&](Operation *op) -> WalkResult {
     auto fail = [&](const Twine &why) {
       op->emitOpError() << "has no " << chip << " lowering: " << why;
@@ -113,6 +125,22 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
                       : cast<SharedBufferType>(dot.getB().getType()).getShape()[0];
       if (result.getDimSize(1) % 16 != 0 || k % 16 != 0)
         return fail("mma.sync m16n8k16 products need N and K multiples of 16");
+      // A wgmma keeps its whole accumulator in the thread's registers, N / 2
+      // of them, and ptxas needs about 30 more for the instruction (its
+      // C7602 asked for 158 at N = 256); past the entry cap it stops.
+      // Reached by 512 threads (12 warps and warp_specialize's producer)
+      // with N = 256.
+      auto mma = dyn_cast<MmaLayoutAttr>(result.getEncoding());
+      if (mma && mma.getVersion() == 3 && threads > 0 &&
+          result.getDimSize(1) / 2 + 30 > registersAtEntry(threads))
+        return fail("a wgmma with N = " + Twine(result.getDimSize(1)) +
+                    " keeps " + Twine(result.getDimSize(1) / 2) +
+                    " accumulator registers per thread, and a CTA of " +
+                    Twine(threads) + " threads gives each " +
+                    Twine(registersAtEntry(threads)) +
+                    " at entry, within which ptxas compiles every "
+                    "instruction; take a smaller block_n or head dim, or "
+                    "fewer warps");
     }
     if (isa<TmaCopyOp, TmaStoreOp, TmaStoreWaitOp, WarpSpecializeOp>(op) &&
         chip != "sm_90a")
