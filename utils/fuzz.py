@@ -67,7 +67,7 @@ GPU_FLAGS = ["lazy_rescale", "reverse_kv", "loop_local_ids", "wgmma",
              "stage_loads"]
 
 
-def random_config(rng):
+def random_config(rng, wgmma=0.7):
     """A tile and GPU configuration: mostly a consistent one (the flags'
     prerequisites drawn first, as attn-tune's space does), sometimes any
     combination, so that both the lowerings' corners and the verifiers'
@@ -84,7 +84,7 @@ def random_config(rng):
         flags = []
         stages = rng.choice([1, 2, 2, 3])
         bn = rng.choice([16, 32, 64, 64, 80, 96, 112, 128, 176, 192])
-        if on(0.7):  # wgmma (sm_90a; sm_80 refuses it with a diagnostic)
+        if on(wgmma):  # wgmma (sm_90a; sm_80 refuses it with a diagnostic)
             warps = rng.choice([4, 8, 8, 12])
             bm = 16 * warps
             flags.append("wgmma")
@@ -220,6 +220,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--save", default="")
+    ap.add_argument("--fresh", type=float, default=0.25,
+                    help="share of inputs that are fresh, randomly configured ops")
     args = ap.parse_args()
     corpus = []
     for path in sorted(glob.glob(os.path.join(args.root, "test", "**", "*.mlir"),
@@ -236,7 +238,7 @@ def main():
     rng = random.Random(args.seed)
     start, runs, found = time.time(), 0, []
     while time.time() - start < args.seconds:
-        if rng.random() < 0.25:  # a fresh op, configured at random
+        if rng.random() < args.fresh:  # a fresh op, configured at random
             text = random_attention(rng)
         else:
             text = rng.choice(corpus)
