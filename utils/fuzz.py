@@ -67,11 +67,24 @@ GPU_FLAGS = ["lazy_rescale", "reverse_kv", "loop_local_ids", "wgmma",
              "stage_loads"]
 
 
-def random_config(rng, wgmma=0.7):
+def random_config(rng, wgmma=0.7, dv=256):
     """A tile and GPU configuration: mostly a consistent one (the flags'
     prerequisites drawn first, as attn-tune's space does), sometimes any
     combination, so that both the lowerings' corners and the verifiers'
-    refusals are reached."""
+    refusals are reached. Drawn again while a thread's share of the score
+    and output tiles, block_m (block_n + dv) / (32 warps), is over 1024
+    elements: such kernels are legal but take LLVM seconds (a 128 x 192
+    tile on one warp at D = 192 took 8-13 s), which the time limit would
+    report as a hang on a loaded machine."""
+    while True:
+        tile, gpu = _random_config(rng, wgmma)
+        bm, bn, warps = (int(x) for x in re.search(
+            r"block_m = (\d+), block_n = (\d+), warps = (\d+)", tile).groups())
+        if bm * (bn + dv) <= 1024 * 32 * warps:
+            return tile, gpu
+
+
+def _random_config(rng, wgmma):
     split = rng.choice(["", "", ", split_kv = false"])
     if rng.random() < 0.15:
         tile = "#attn.tile_config<block_m = %d, block_n = %d, warps = %d, stages = %d%s>" % (
@@ -162,7 +175,7 @@ def random_attention(rng):
     elif mod == "alibi":
         args.append("%slopes: memref<?xf32>")
         ops = " alibi_slopes(%slopes : memref<?xf32>)"
-    tile, gpu = random_config(rng)
+    tile, gpu = random_config(rng, dv=dv)
     attrs += ["config = " + tile, "gpu_config = " + gpu]
     return ("func.func @f(%s) {\n  attn.attention ins(%%q, %%k, %%v : %s, %s, %s)%s"
             " outs(%s : %s) {%s}\n  return\n}\n" % (
