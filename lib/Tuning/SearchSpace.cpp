@@ -132,8 +132,8 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
   // forms fit those registers is ptxas's call, and attn-tune drops what
   // spills (at D = 128 without a modification, ptxas 13.0: without
   // overlap 64-96 columns fit; overlapped, 64 columns without async_pv
-  // and 80 with it; most other forms spill 4-320 bytes). Last, so that the candidates before
-  // keep their indices (the emitted kernels' names).
+  // and 80 with it; most other forms spill 4-320 bytes). Last, so that the
+  // candidates before keep their indices (the emitted kernels' names).
   for (int64_t bn : {64, 80, 96, 112})
     addWarpSpecializedForms(out, /*blockM=*/192, bn, /*warps=*/12);
   // async_pv with the next block's Q K^T before the softmax (early_qk):
