@@ -266,7 +266,9 @@ def AttnOverlapSoftmax : Pass<"attn-overlap-softmax"> {
     `pending = 1`. With `early_qk` as well, block `j + 1`'s `Q K^T` stays
     before the softmax (both products then run under it) and the
     accumulator's wait completes it too (`pending = 0`: a wait that left it
-    pending made ptxas serialize every wgmma, C7514).
+    pending made ptxas serialize every wgmma, C7514), and the scores go
+    through that wait, so that attn-warp-specialize releases K's stage
+    there, before the rescale and `P V`: the body has no second wait.
 
     ```mlir
     // after (abridged)
