@@ -15,18 +15,17 @@ TileConfigAttr TuningCandidate::tileConfig(MLIRContext *ctx) const {
 }
 
 GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
-  return GpuConfigAttr::get(ctx, lazyRescale, reverseKV, loopLocalIds, wgmma,
-                            /*overlap_softmax=*/warpSpecialize &&
-                                overlapSoftmax,
-                            warpSpecialize, /*ping_pong=*/false, persistent,
-                            /*fma_exp2=*/0, /*peel_last_block=*/false,
-                            /*rescale_slack=*/0,
-                            /*async_pv=*/warpSpecialize && overlapSoftmax &&
-                                asyncPV,
-                            /*prefetch_loads=*/false, /*stage_loads=*/false,
-                            /*stage_stores=*/false,
-                            /*early_qk=*/warpSpecialize && overlapSoftmax &&
-                                asyncPV && earlyQK);
+  return GpuConfigAttr::get(
+      ctx, lazyRescale, reverseKV, loopLocalIds, wgmma,
+      /*overlap_softmax=*/warpSpecialize && overlapSoftmax, warpSpecialize,
+      /*ping_pong=*/false, persistent,
+      /*fma_exp2=*/0, /*peel_last_block=*/false,
+      /*rescale_slack=*/0,
+      /*async_pv=*/warpSpecialize && overlapSoftmax && asyncPV,
+      /*prefetch_loads=*/false, /*stage_loads=*/false,
+      /*stage_stores=*/false,
+      /*early_qk=*/warpSpecialize && overlapSoftmax && asyncPV && earlyQK,
+      /*group_m=*/0);
 }
 
 std::string TuningCandidate::str() const {

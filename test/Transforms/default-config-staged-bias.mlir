@@ -10,7 +10,7 @@
 // RUN: attn-opt %s --attn-default-config=chip=sm_80 | FileCheck %s --check-prefix=SM80
 
 // CHECK-LABEL: func.func @static_aligned
-// CHECK: gpu_config = #attn.gpu_config<{{.*}}warp_specialize = true{{.*}}stage_loads = true, stage_stores = true>
+// CHECK: gpu_config = #attn.gpu_config<{{.*}}warp_specialize = true{{.*}}stage_loads = true, stage_stores = true{{(, group_m = 16)?}}>
 // SM80-LABEL: func.func @static_aligned
 // SM80-NOT: stage_loads
 func.func @static_aligned(%q: memref<?x?x?x128xf16>, %k: memref<?x?x1024x128xf16>, %o: memref<?x?x?x128xf16>, %bias: memref<?x1x?x1024xf16>) {
@@ -27,14 +27,14 @@ func.func @static_unaligned(%q: memref<?x?x?x128xf16>, %k: memref<?x?x1000x128xf
 }
 
 // CHECK-LABEL: func.func @dynamic
-// CHECK: gpu_config = #attn.gpu_config<{{.*}}warp_specialize = true{{.*}}stage_loads = true, stage_stores = true>
+// CHECK: gpu_config = #attn.gpu_config<{{.*}}warp_specialize = true{{.*}}stage_loads = true, stage_stores = true{{(, group_m = 16)?}}>
 func.func @dynamic(%q: memref<?x?x?x128xbf16>, %o: memref<?x?x?x128xbf16>, %bias: memref<?x?x?x?xbf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) bias(%bias : memref<?x?x?x?xbf16>) outs(%o : memref<?x?x?x128xbf16>)
   return
 }
 
 // CHECK-LABEL: func.func @tensors
-// CHECK: gpu_config = #attn.gpu_config<{{.*}}stage_loads = true, stage_stores = true>
+// CHECK: gpu_config = #attn.gpu_config<{{.*}}stage_loads = true, stage_stores = true{{(, group_m = 16)?}}>
 func.func @tensors(%q: tensor<2x4x512x128xbf16>, %bias: tensor<1x1x512x512xbf16>) -> tensor<2x4x512x128xbf16> {
   %o = tensor.empty() : tensor<2x4x512x128xbf16>
   %r = attn.attention ins(%q, %q, %q : tensor<2x4x512x128xbf16>, tensor<2x4x512x128xbf16>, tensor<2x4x512x128xbf16>) bias(%bias : tensor<1x1x512x512xbf16>) outs(%o : tensor<2x4x512x128xbf16>) -> tensor<2x4x512x128xbf16>

@@ -560,6 +560,11 @@ func.func private @early_qk_alone() attributes {c = #attn.gpu_config<wgmma = tru
 
 // -----
 
+// expected-error @+1 {{group_m orders the tiles of a persistent kernel and needs persistent}}
+func.func private @group_m_alone() attributes {c = #attn.gpu_config<wgmma = true, warp_specialize = true, group_m = 16>}
+
+// -----
+
 // expected-error @+1 {{stage_loads copies tiles with the TMA producer and needs warp_specialize}}
 func.func private @stage_loads_alone() attributes {c = #attn.gpu_config<wgmma = true, stage_loads = true>}
 

@@ -140,6 +140,41 @@ func.func @causal(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
 
 // -----
 
+// With group_m = 16 the tiles go round in groups of 16 query blocks of
+// every batch-head: tile t is in group t / (16 grid_bh), whose first query
+// block is 16 times that; the last group has min(16, grid_m - first) rows;
+// within the group, r = t mod (16 grid_bh) is query block first + r mod
+// rows of batch-head r / rows.
+// CHECK-LABEL: func.func @grouped
+// CHECK: attn.program (%{{[^,]+}}, %{{[^)]+}}) in (%[[GM:[^,]+]], %[[GBH:[^)]+]])
+// CHECK: producer {
+// CHECK: scf.for %[[T:[^ ]+]] = %{{[^ ]+}} to %{{[^ ]+}} step
+// CHECK-NEXT: %[[G:[^ ]+]] = arith.constant 16 : index
+// CHECK-NEXT: %[[PER:[^ ]+]] = arith.muli %[[G]], %[[GBH]]
+// CHECK-NEXT: %[[GROUP:[^ ]+]] = arith.divui %[[T]], %[[PER]]
+// CHECK-NEXT: %[[FIRST:[^ ]+]] = arith.muli %[[GROUP]], %[[G]]
+// CHECK-NEXT: %[[LEFT:[^ ]+]] = arith.subi %[[GM]], %[[FIRST]]
+// CHECK-NEXT: %[[ROWS:[^ ]+]] = arith.minui %[[G]], %[[LEFT]]
+// CHECK-NEXT: %[[R:[^ ]+]] = arith.remui %[[T]], %[[PER]]
+// CHECK-NEXT: %[[RM:[^ ]+]] = arith.remui %[[R]], %[[ROWS]]
+// CHECK-NEXT: %[[M:[^ ]+]] = arith.addi %[[FIRST]], %[[RM]]
+// CHECK-NEXT: %[[BH:[^ ]+]] = arith.divui %[[R]], %[[ROWS]]
+// CHECK-NEXT: arith.divui %[[BH]],
+// CHECK-NEXT: arith.remui %[[BH]],
+// CHECK: arith.muli %[[M]], %c128
+// CHECK: } consumers {
+// CHECK: arith.constant 16 : index
+func.func @grouped(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                   %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, group_m = 16>}
+  return
+}
+
+// -----
+
 // Where the program cannot be warp-specialized, it is not persistent
 // either: one CTA per tile, as the runtime launches a kernel whose
 // contract does not say persistent.

@@ -98,13 +98,11 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // TileConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
-                      bool, bool, bool, bool overlapSoftmax,
-                      bool warpSpecialize, bool pingPong, bool,
-                      unsigned fmaExp2, bool peelLastBlock,
-                      unsigned rescaleSlack, bool asyncPV, bool,
-                      bool stageLoads, bool stageStores, bool earlyQK) {
+LogicalResult GpuConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, bool, bool, bool, bool,
+    bool overlapSoftmax, bool warpSpecialize, bool pingPong, bool persistent,
+    unsigned fmaExp2, bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
+    bool, bool stageLoads, bool stageStores, bool earlyQK, unsigned groupM) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -142,6 +140,11 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
   if (stageStores && !warpSpecialize)
     return emitError() << "stage_stores stores the output with TMA per "
                           "consumer warpgroup and needs warp_specialize";
+  // Only a persistent kernel chooses the order of its tiles; the others
+  // get theirs from the hardware's launch order.
+  if (groupM != 0 && !persistent)
+    return emitError() << "group_m orders the tiles of a persistent kernel "
+                          "and needs persistent";
   return success();
 }
 

@@ -61,10 +61,12 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
         GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
-                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0, /*peel_last_block=*/false,
+                           /*ping_pong=*/false, persistent, /*fma_exp2=*/0,
+                           /*peel_last_block=*/false,
                            /*rescale_slack=*/0, /*async_pv=*/false,
                            /*prefetch_loads=*/false, /*stage_loads=*/false,
-                           /*stage_stores=*/false, /*early_qk=*/false)};
+                           /*stage_stores=*/false, /*early_qk=*/false,
+                           /*group_m=*/0)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -273,13 +275,14 @@ ScoreModKinds ScoreModKinds::of(AttentionOp op) {
 /// (withKeyLengthSchedule) replaced, the others kept.
 static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
                                bool peelLastBlock, unsigned rescaleSlack,
-                               bool stageLoads, bool stageStores) {
+                               bool stageLoads, bool stageStores,
+                               unsigned groupM) {
   return GpuConfigAttr::get(
       gpu.getContext(), lazyRescale, gpu.getReverseKv(), gpu.getLoopLocalIds(),
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
       rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
-      stageStores, gpu.getEarlyQk());
+      stageStores, gpu.getEarlyQk(), groupM);
 }
 
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit
@@ -301,7 +304,7 @@ static GpuConfigAttr withStagedBias(GpuConfigAttr gpu, AttentionOp op) {
     return gpu;
   return withKnobs(gpu, gpu.getLazyRescale(), gpu.getPeelLastBlock(),
                    gpu.getRescaleSlack(), /*stageLoads=*/true,
-                   gpu.getStageStores());
+                   gpu.getStageStores(), gpu.getGroupM());
 }
 
 /// `gpu` with `stage_stores` for a warp-specialized kernel whose output
@@ -325,13 +328,40 @@ static GpuConfigAttr withStagedStores(GpuConfigAttr gpu, AttentionOp op) {
     return gpu;
   return withKnobs(gpu, gpu.getLazyRescale(), gpu.getPeelLastBlock(),
                    gpu.getRescaleSlack(), gpu.getStageLoads(),
-                   /*stageStores=*/true);
+                   /*stageStores=*/true, gpu.getGroupM());
+}
+
+/// `gpu` with `group_m = 16` for a persistent kernel whose bias is
+/// broadcast over batches or heads that the attention has more than one
+/// of. In the default order the CTAs working at once take every query
+/// block of one head (at N = 16384, H = 16: one head per round of 132
+/// tiles), so each round reads all Nq rows of the bias and the bias is read
+/// from memory once per head: 12 times its bytes' copy time at that shape
+/// (results/h200/2026-12-05-session24-nsw-pairs-cost.json). A round of
+/// groups of g query blocks of every head reads g x block_m rows of the
+/// bias and the K and V of 132 / g heads; per round that is
+/// (132 / g) N (D + Dv) 2 + g block_m N 2 bytes, least at
+/// g = sqrt(132 (D + Dv) / block_m), 16 at D = Dv = 128.
+static GpuConfigAttr withGroupedTiles(GpuConfigAttr gpu, AttentionOp op) {
+  Value bias = op.getBias();
+  if (!gpu || !gpu.getPersistent() || gpu.getGroupM() != 0 || !bias)
+    return gpu;
+  auto type = cast<ShapedType>(bias.getType());
+  ShapedType query = op.getQueryType();
+  auto shared = [&](int64_t dim) {
+    return type.getDimSize(dim) == 1 && query.getDimSize(dim) != 1;
+  };
+  if (type.getRank() != 4 || !(shared(0) || shared(1)))
+    return gpu;
+  return withKnobs(gpu, gpu.getLazyRescale(), gpu.getPeelLastBlock(),
+                   gpu.getRescaleSlack(), gpu.getStageLoads(),
+                   gpu.getStageStores(), /*groupM=*/16);
 }
 
 GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
                                                 AttentionOp op,
                                                 int64_t seqLen) {
-  gpu = withStagedStores(withStagedBias(gpu, op), op);
+  gpu = withGroupedTiles(withStagedStores(withStagedBias(gpu, op), op), op);
   if (!gpu || !gpu.getWarpSpecialize() || !gpu.getOverlapSoftmax() ||
       gpu.getPingPong())
     return gpu;
@@ -373,7 +403,7 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
       slack == gpu.getRescaleSlack())
     return gpu;
   return withKnobs(gpu, lazy, peel, slack, gpu.getStageLoads(),
-                   gpu.getStageStores());
+                   gpu.getStageStores(), gpu.getGroupM());
 }
 
 namespace {

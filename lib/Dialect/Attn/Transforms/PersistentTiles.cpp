@@ -16,8 +16,9 @@
 //     the chain went through so far (`base`; the round index counts the
 //     tiles done):
 //     * the program's pure code is cloned into it with the program ids
-//       (t mod grid_m, t / grid_m), so each tile computes its own rows,
-//       heads and block range;
+//       (t mod grid_m, t / grid_m; in groups of query blocks of every
+//       batch-head with gpu_config's group_m), so each tile computes its
+//       own rows, heads and block range;
 //     * every chain position that derives a ring stage and phase adds
 //       `base`, so that the rings go on from tile to tile (their barriers
 //       are initialized once per CTA); a ring with a lead position (the
@@ -52,6 +53,31 @@ struct TileLoop {
   Value base, it;
   IRMapping mapping;
 };
+
+/// The query block and the batch-head of tile `tile`: every query block
+/// of a batch-head before the next one, or with `groupM` (gpu_config's
+/// `group_m`) groups of `groupM` query blocks of every batch-head in turn,
+/// the last group holding what is left:
+///   group = tile / (groupM grid_bh), first = group groupM,
+///   rows = min(groupM, grid_m - first), r = tile mod (groupM grid_bh),
+///   block = (first + r mod rows, r / rows).
+static std::pair<Value, Value> tileCoordinates(OpBuilder &b, Location loc,
+                                               Value tile, Value gridM,
+                                               Value gridBh, unsigned groupM) {
+  if (groupM == 0)
+    return {arith::RemUIOp::create(b, loc, tile, gridM),
+            arith::DivUIOp::create(b, loc, tile, gridM)};
+  Value g = arith::ConstantIndexOp::create(b, loc, groupM);
+  Value perGroup = arith::MulIOp::create(b, loc, g, gridBh);
+  Value first = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, tile, perGroup), g);
+  Value rows = arith::MinUIOp::create(
+      b, loc, g, arith::SubIOp::create(b, loc, gridM, first));
+  Value r = arith::RemUIOp::create(b, loc, tile, perGroup);
+  return {arith::AddIOp::create(b, loc, first,
+                                arith::RemUIOp::create(b, loc, r, rows)),
+          arith::DivUIOp::create(b, loc, r, rows)};
+}
 
 /// Step 3 for `region`: moves its code into a tile loop with the program's
 /// pure code `pure` cloned in front of it.
@@ -137,10 +163,11 @@ TileLoop loopOverTiles(SpecializedProgram &s, Region &region,
     tile = t.loop.getInductionVar();
   OpBuilder lb(body, tile.getDefiningOp() ? std::next(Block::iterator(tile.getDefiningOp()))
                                           : body->begin());
-  t.mapping.map(program.getBlockIdM(),
-                arith::RemUIOp::create(lb, loc, tile, program.getGridM()));
-  t.mapping.map(program.getBlockIdBH(),
-                arith::DivUIOp::create(lb, loc, tile, program.getGridM()));
+  auto [blockM, blockBh] =
+      tileCoordinates(lb, loc, tile, program.getGridM(), program.getGridBh(),
+                      program.getGpuConfigOrDefault().getGroupM());
+  t.mapping.map(program.getBlockIdM(), blockM);
+  t.mapping.map(program.getBlockIdBH(), blockBh);
   for (Operation *op : pure)
     lb.clone(*op, t.mapping);
   for (Operation *op : pure)

@@ -241,6 +241,14 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       stores stay). The store reads the buffer asynchronously: the next
       tile of a persistent kernel waits for that read only before writing
       it again.
+    * `group_m = g` (with `persistent`; default 0): the tiles go round in
+      groups of `g` query blocks of every batch and head (Triton's
+      grouped launch order along the heads), instead of every query block
+      of one head before the next head. The CTAs working at once then
+      share the rows of a bias broadcast over batches or heads (read from
+      memory once per group instead of once per head) at the price of
+      more heads' K and V per round. The configuration passes set 16 for a
+      persistent kernel with such a bias (`withKeyLengthSchedule`).
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -265,7 +273,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$prefetch_loads,
     DefaultValuedParameter<"bool", "false">:$stage_loads,
     DefaultValuedParameter<"bool", "false">:$stage_stores,
-    DefaultValuedParameter<"bool", "false">:$early_qk
+    DefaultValuedParameter<"bool", "false">:$early_qk,
+    DefaultValuedParameter<"unsigned", "0">:$group_m
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -277,7 +286,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
-                   /*early_qk=*/false);
+                   /*early_qk=*/false, /*group_m=*/0);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -287,7 +296,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
-                   /*early_qk=*/false);
+                   /*early_qk=*/false, /*group_m=*/0);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
