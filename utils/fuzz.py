@@ -132,6 +132,8 @@ def _random_config(rng, wgmma):
         flags.append("fma_exp2 = %d" % rng.choice([1, 3, 8, 9]))
     if rng.random() < 0.1:
         flags.append("rescale_slack = %d" % rng.choice([4, 8, 15, 16]))
+    if rng.random() < (0.4 if "persistent" in flags else 0.03):
+        flags.append("group_m = %d" % rng.choice([1, 3, 16, 64]))
     gpu = "#attn.gpu_config<%s>" % ", ".join(
         f if "=" in f else f + " = true" for f in flags)
     return tile, gpu
