@@ -341,7 +341,12 @@ static GpuConfigAttr withStagedStores(GpuConfigAttr gpu, AttentionOp op) {
 /// groups of g query blocks of every head reads g x block_m rows of the
 /// bias and the K and V of 132 / g heads; per round that is
 /// (132 / g) N (D + Dv) 2 + g block_m N 2 bytes, least at
-/// g = sqrt(132 (D + Dv) / block_m), 16 at D = Dv = 128.
+/// g = sqrt(132 (D + Dv) / block_m), 16 at D = Dv = 128. Measured against
+/// the same kernels in the default order (results/h200/
+/// 2026-12-05-session24-grp-pairs.json), N = 1024 / 4096 / 16384: f16
+/// [1, 1, N, N] at 128 x 112 1.002 / 1.017 / 1.089 (g = 8 and 32 within
+/// 3% of 16), bf16 [B, 1, N, N] 1.008 / 1.005 / 1.051, D = 64 0.968 /
+/// 1.004 / 1.072; a full bias 1.00 and no bias 0.97-1.00, hence not there.
 static GpuConfigAttr withGroupedTiles(GpuConfigAttr gpu, AttentionOp op) {
   Value bias = op.getBias();
   if (!gpu || !gpu.getPersistent() || gpu.getGroupM() != 0 || !bias)
