@@ -248,7 +248,13 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       share the rows of a bias broadcast over batches or heads (read from
       memory once per group instead of once per head) at the price of
       more heads' K and V per round. The configuration passes set 16 for a
-      persistent kernel with such a bias (`withKeyLengthSchedule`).
+      persistent kernel with such a bias (`withKeyLengthSchedule`; 1.05-1.09x
+      at N = 16384, unchanged where the bias fits in L2). Under a mask the
+      grouped rounds also go from the heaviest query blocks of every head
+      to the lightest: a persistent causal kernel ran 1.40-1.57x at
+      N = 16384 with `group_m = 16` (docs/perf-log.md, twenty-fourth
+      session); the passes do not set it there, since the length dispatch
+      runs one CTA per tile at such lengths, still 2-11% faster.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
