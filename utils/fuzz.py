@@ -64,7 +64,7 @@ CRASH = re.compile(r"Stack dump|PLEASE submit a bug report|LLVM ERROR|"
 GPU_FLAGS = ["lazy_rescale", "reverse_kv", "loop_local_ids", "wgmma",
              "overlap_softmax", "warp_specialize", "ping_pong", "persistent",
              "peel_last_block", "async_pv", "early_qk", "prefetch_loads",
-             "stage_loads"]
+             "stage_loads", "loads_ahead"]
 
 
 def random_config(rng, wgmma=0.7, dv=256):
@@ -118,6 +118,8 @@ def _random_config(rng, wgmma):
                         flags.append("early_qk")
                 elif ws and on(0.3):
                     flags.append("peel_last_block")
+                if on(0.3):
+                    flags.append("loads_ahead")
         else:
             warps = rng.choice([1, 2, 4, 8])
             bm = rng.choice([m for m in (16, 32, 64, 128) if m % (16 * warps) == 0]

@@ -25,7 +25,7 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
       /*prefetch_loads=*/false, /*stage_loads=*/false,
       /*stage_stores=*/false,
       /*early_qk=*/warpSpecialize && overlapSoftmax && asyncPV && earlyQK,
-      /*group_m=*/0);
+      /*group_m=*/0, /*loads_ahead=*/false);
 }
 
 std::string TuningCandidate::str() const {

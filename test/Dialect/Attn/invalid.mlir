@@ -560,6 +560,11 @@ func.func private @early_qk_alone() attributes {c = #attn.gpu_config<wgmma = tru
 
 // -----
 
+// expected-error @+1 {{loads_ahead loads the next block's tiles beside its scores and needs overlap_softmax}}
+func.func private @loads_ahead_alone() attributes {c = #attn.gpu_config<wgmma = true, warp_specialize = true, loads_ahead = true>}
+
+// -----
+
 // expected-error @+1 {{group_m orders the tiles of a persistent kernel and needs persistent}}
 func.func private @group_m_alone() attributes {c = #attn.gpu_config<wgmma = true, warp_specialize = true, group_m = 16>}
 

@@ -61,3 +61,15 @@ func.func @d128_softcap_three_warpgroups(%q: memref<?x?x?x128xf16>, %k: memref<?
                   gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, async_pv = true>}
   return
 }
+
+// loads_ahead: the next block's staged bias tile read under its Q K^T,
+// before the wait for its scores, and carried in registers across the
+// iteration (the first block's is the bias ring's lead).
+func.func @d128_bias_loads_ahead(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>, %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %bias: memref<1x1x?x?xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 bias(%bias : memref<1x1x?x?xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {config = #attn.tile_config<block_m = 128, block_n = 96, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, async_pv = true, stage_loads = true, group_m = 16, loads_ahead = true>}
+  return
+}

@@ -98,11 +98,13 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // TileConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult GpuConfigAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, bool, bool, bool, bool,
-    bool overlapSoftmax, bool warpSpecialize, bool pingPong, bool persistent,
-    unsigned fmaExp2, bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
-    bool, bool stageLoads, bool stageStores, bool earlyQK, unsigned groupM) {
+LogicalResult
+GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
+                      bool, bool, bool overlapSoftmax, bool warpSpecialize,
+                      bool pingPong, bool persistent, unsigned fmaExp2,
+                      bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
+                      bool, bool stageLoads, bool stageStores, bool earlyQK,
+                      unsigned groupM, bool loadsAhead) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -130,6 +132,11 @@ LogicalResult GpuConfigAttr::verify(
   if (earlyQK && !asyncPV)
     return emitError() << "early_qk issues the next scores before the "
                           "softmax in async_pv's rotation and needs async_pv";
+  // The loads go a block ahead with the next block's product, which only
+  // the overlap issues a block ahead.
+  if (loadsAhead && !overlapSoftmax)
+    return emitError() << "loads_ahead loads the next block's tiles beside "
+                          "its scores and needs overlap_softmax";
   // The staged tiles' copies are TMA boxes that the producer issues; the
   // cp.async copies of the other kernels move whole rows only.
   if (stageLoads && !warpSpecialize)

@@ -66,7 +66,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*rescale_slack=*/0, /*async_pv=*/false,
                            /*prefetch_loads=*/false, /*stage_loads=*/false,
                            /*stage_stores=*/false, /*early_qk=*/false,
-                           /*group_m=*/0)};
+                           /*group_m=*/0, /*loads_ahead=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -282,7 +282,7 @@ static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
       rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
-      stageStores, gpu.getEarlyQk(), groupM);
+      stageStores, gpu.getEarlyQk(), groupM, gpu.getLoadsAhead());
 }
 
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit

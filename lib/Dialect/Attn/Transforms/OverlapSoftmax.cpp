@@ -84,6 +84,28 @@
 //     that attn-warp-specialize releases K's stage there, before the
 //     rescale and P V's issue, not after P V (a second wait of Sn after
 //     P V would complete nothing but hold K's stage longer).
+////  6. With `loads_ahead` the register tiles each body loads for its
+//     block's scores (a bias: loads before the softmax whose operands are
+//     functions of the position, K's aside) are loaded a block ahead as K
+//     is: block lo's before the chain, block min(j + 1, hi - 1)'s right
+//     before the wait that completes block j + 1's scores, carried in
+//     iter_args (in front of the scores, which stay last):
+//
+//       B = load B[lo]                             (before the chain)
+//       for j in [lo, hi):
+//         ... as above, block j's scores modified with B ...
+//         Bn = load B[min(j + 1, hi - 1)]
+//         Sn = wait(Sn)
+//         B = Bn
+//
+//     The load then runs under block j + 1's product (with a staged bias,
+//     attn-stage-loads stages the one before the chain too, which
+//     attn-warp-specialize takes as the ring's lead, as it does K's)
+//     instead of after the scores' wait, on the softmax's path. The wait
+//     itself stays in the iteration: left pending across the back edge
+//     (wait_group 1 at the next iteration's top), it made ptxas serialize
+//     every wgmma (C7514), as it cannot tell which group a wait completes
+//     across iterations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -190,10 +212,30 @@ static FailureOr<LoopProducts> matchProducts(scf::ForOp loop,
   return p;
 }
 
-/// The K load of `p`, for block `position`, cloned at `b` with what its
-/// indices are computed from in `loop`'s body.
-static Value cloneKey(OpBuilder &b, LoopProducts p, scf::ForOp loop,
-                      Value position) {
+/// The loads of `loop`'s body that step 6 moves a block ahead: at its top
+/// level before the softmax, not K, register tiles whose operands are
+/// functions of the position.
+static SmallVector<LoadOp> aheadLoads(scf::ForOp loop, LoopProducts p) {
+  SmallVector<LoadOp> loads;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (&op == p.softmax.getOperation())
+      break;
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load || load == p.key ||
+        !isa_and_nonnull<MmaLayoutAttr, RowsLayoutAttr>(
+            load.getType().getEncoding()) ||
+        !llvm::all_of(load->getOperands(),
+                      [&](Value v) { return isPositionFunction(v, loop); }))
+      continue;
+    loads.push_back(load);
+  }
+  return loads;
+}
+
+/// `load` (in `loop`'s body) for block `position`, cloned at `b` with what
+/// its indices are computed from in the body.
+static Value cloneLoad(OpBuilder &b, LoadOp load, scf::ForOp loop,
+                       Value position) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), position);
   SetVector<Operation *> defs;
@@ -205,11 +247,11 @@ static Value cloneKey(OpBuilder &b, LoopProducts p, scf::ForOp loop,
       collect(operand);
     defs.insert(def);
   };
-  for (Value idx : p.key.getIndices())
+  for (Value idx : load.getIndices())
     collect(idx);
   for (Operation *def : defs)
     b.clone(*def, mapping);
-  return b.clone(*p.key, mapping)->getResult(0);
+  return b.clone(*load, mapping)->getResult(0);
 }
 
 /// The scores product of `p` on `key` at `b`.
@@ -247,30 +289,104 @@ static Value rescale(OpBuilder &b, Location loc, Value acc, Value max,
       b, loc, acc, BroadcastRowsOp::create(b, loc, acc.getType(), alpha));
 }
 
+/// Whether `a` in `loopA`'s body and `b` in `loopB`'s are the same function
+/// of their loops' positions (both isPositionFunction).
+static bool samePositionFunction(Value a, scf::ForOp loopA, Value b,
+                                 scf::ForOp loopB) {
+  if (a == loopA.getInductionVar() || b == loopB.getInductionVar())
+    return a == loopA.getInductionVar() && b == loopB.getInductionVar();
+  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+  bool insideA = defA && loopA->isAncestor(defA);
+  bool insideB = defB && loopB->isAncestor(defB);
+  if (!insideA || !insideB)
+    return !insideA && !insideB && a == b;
+  return defA->getName() == defB->getName() &&
+         defA->getAttrDictionary() == defB->getAttrDictionary() &&
+         defA->getResultTypes() == defB->getResultTypes() &&
+         cast<OpResult>(a).getResultNumber() ==
+             cast<OpResult>(b).getResultNumber() &&
+         defA->getNumOperands() == defB->getNumOperands() &&
+         llvm::all_of(llvm::zip(defA->getOperands(), defB->getOperands()),
+                      [&](auto pair) {
+                        return samePositionFunction(std::get<0>(pair), loopA,
+                                                    std::get<1>(pair), loopB);
+                      });
+}
+
+/// Per loop of `chain`, its loads for step 6; empty where the loops do not
+/// load the same tiles as the same function of the position (a warning
+/// then says so): the last block a loop loads ahead is the next loop's
+/// first.
+static SmallVector<SmallVector<LoadOp>>
+chainAheadLoads(ArrayRef<scf::ForOp> chain, ArrayRef<LoopProducts> products) {
+  SmallVector<SmallVector<LoadOp>> loads;
+  for (auto [loop, p] : llvm::zip(chain, products))
+    loads.push_back(aheadLoads(loop, p));
+  scf::ForOp first = chain.front();
+  for (auto [loop, other] :
+       llvm::zip(chain.drop_front(), ArrayRef(loads).drop_front()))
+    if (other.size() != loads.front().size() ||
+        !llvm::all_of(llvm::zip(other, loads.front()), [&](auto pair) {
+          LoadOp a = std::get<0>(pair), b = std::get<1>(pair);
+          return a.getType() == b.getType() &&
+                 a->getNumOperands() == b->getNumOperands() &&
+                 llvm::all_of(llvm::zip(a->getOperands(), b->getOperands()),
+                              [&](auto ops) {
+                                return samePositionFunction(
+                                    std::get<0>(ops), loop, std::get<1>(ops),
+                                    first);
+                              });
+        })) {
+      scf::ForOp(chain.front()).emitWarning()
+          << "loads_ahead: not applied: the K/V loops of the chain do not "
+             "load the same tiles for their scores";
+      return {};
+    }
+  return loads;
+}
+
 static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
                         ArrayRef<LoopProducts> products, bool asyncPV,
-                        bool earlyQK) {
+                        bool earlyQK, bool loadsAhead) {
   scf::ForOp first = chain.front();
   LoopProducts p0 = products.front();
   Value lo = first.getLowerBound();
   Value hi = scf::ForOp(chain.back()).getUpperBound();
   scf::ForOp lastLoop; // the rotated chain's last loop
-  // Step 2: block lo's scores, before the chain.
+  SmallVector<SmallVector<LoadOp>> ahead;
+  if (loadsAhead)
+    ahead = chainAheadLoads(chain, products);
+  // Step 2: block lo's scores (and step 6's tiles), before the chain.
   rewriter.setInsertionPoint(first);
-  Value scores = cloneScores(rewriter, p0, cloneKey(rewriter, p0, first, lo),
-                             /*async=*/false);
+  SmallVector<Value> carried;
+  if (!ahead.empty())
+    for (LoadOp load : ahead.front())
+      carried.push_back(cloneLoad(rewriter, load, first, lo));
+  Value scores =
+      cloneScores(rewriter, p0, cloneLoad(rewriter, p0.key, first, lo),
+                  /*async=*/false);
   Value zeroAcc =
       splat(rewriter, first.getLoc(), p0.softmax.getAcc().getType(), 0.0);
 
-  for (auto [loopRef, pRef] : llvm::zip(chain, products)) {
+  for (auto [index, loopRef, pRef] : llvm::enumerate(chain, products)) {
     scf::ForOp loop = loopRef;
     LoopProducts p = pRef;
     Location loc = loop.getLoc();
-    // Step 3: the scores as a fourth iter_arg.
+    ArrayRef<LoadOp> loads;
+    if (!ahead.empty())
+      loads = ahead[index];
+    // Step 3: the scores as a fourth iter_arg (last; step 6's tiles in
+    // front of it, yielded as they are until step 6 replaces them).
+    SmallVector<Value> inits(carried);
+    inits.push_back(scores);
     auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
-        rewriter, scores, /*replaceInitOperandUsesInLoop=*/false,
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-          return SmallVector<Value>{p.scores.getResult()};
+          SmallVector<Value> yielded;
+          for (LoadOp load : loads)
+            yielded.push_back(load.getResult());
+          yielded.push_back(p.scores.getResult());
+          return yielded;
         }));
     Value current = newLoop.getRegionIterArgs().back();
     auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
@@ -294,7 +410,7 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     Value last = arith::SubIOp::create(rewriter, loc, hi, one);
     Value next = arith::MinSIOp::create(rewriter, loc, following, last);
     Value nextScores =
-        cloneScores(rewriter, p, cloneKey(rewriter, p, newLoop, next),
+        cloneScores(rewriter, p, cloneLoad(rewriter, p.key, newLoop, next),
                     /*async=*/true);
     // Block j's scores come from the iter_arg.
     rewriter.replaceAllUsesWith(p.scores.getResult(), current);
@@ -357,6 +473,24 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     rewriter.modifyOpInPlace(yield, [&] {
       yield->setOperand(yield.getNumOperands() - 1, nextScores);
     });
+    // Step 6: the next block's tiles right before the wait that completes
+    // its scores; this block's from the iter_args.
+    if (!loads.empty()) {
+      unsigned firstArg = newLoop.getNumRegionIterArgs() - 1 - loads.size();
+      rewriter.setInsertionPoint(nextScores.getDefiningOp());
+      for (auto [i, loadRef] : llvm::enumerate(loads)) {
+        LoadOp load = loadRef;
+        Value nextTile = cloneLoad(rewriter, load, newLoop, next);
+        rewriter.replaceAllUsesWith(load.getResult(),
+                                    newLoop.getRegionIterArgs()[firstArg + i]);
+        rewriter.modifyOpInPlace(
+            yield, [&] { yield->setOperand(firstArg + i, nextTile); });
+        rewriter.eraseOp(load);
+      }
+      carried.clear();
+      for (unsigned i = 0; i < loads.size(); ++i)
+        carried.push_back(newLoop.getResult(firstArg + i));
+    }
     rewriter.eraseOp(p.scores);
     rewriter.eraseOp(p.key);
     scores = newLoop.getResults().back();
@@ -392,10 +526,10 @@ struct AttnOverlapSoftmaxPass
         }
         products.push_back(*p);
       }
+      GpuConfigAttr gpu = program.getGpuConfigOrDefault();
       if (products.size() == chain.size())
-        rotateChain(rewriter, chain, products,
-                    program.getGpuConfigOrDefault().getAsyncPv(),
-                    program.getGpuConfigOrDefault().getEarlyQk());
+        rotateChain(rewriter, chain, products, gpu.getAsyncPv(),
+                    gpu.getEarlyQk(), gpu.getLoadsAhead());
     }
   }
 };

@@ -6,7 +6,10 @@
 // whatever its size (docs/perf-log.md, seventeenth session). Here such a
 // load becomes a tile in shared memory, which the later passes copy like K
 // and V: attn-stage-shared into a buffer, attn-warp-specialize with the
-// producer's TMA, a ring of `stages` blocks ahead.
+// producer's TMA, a ring of `stages` blocks ahead. A load of the same tile
+// of the same buffer before the loops (attn-overlap-softmax's first block
+// with `loads_ahead`) is staged too, with the same layout: the producer
+// copies it into the ring's lead position, as it does the first K block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,9 +98,12 @@ struct AttnStageLoadsPass
       MLIRContext *ctx = program.getContext();
       auto unswizzled = UnswizzledSharedLayoutAttr::get(ctx);
       SmallVector<std::pair<LoadOp, Attribute>> loads;
+      SmallVector<LoadOp> leads;
       program.walk([&](LoadOp load) {
         auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
         RankedTensorType type = load.getType();
+        if (load->getParentOp() == program.getOperation())
+          leads.push_back(load);
         if (!loop || !isa_and_nonnull<MmaLayoutAttr>(type.getEncoding()) ||
             type.getRank() != 2 ||
             type.getElementType().getIntOrFloatBitWidth() != 16 ||
@@ -139,6 +145,16 @@ struct AttnStageLoadsPass
       });
       if (loads.empty())
         return;
+      // The leads, with their loops' layout, after the others (the
+      // hoisting below goes in front of the first staged load in a loop).
+      size_t inLoops = loads.size();
+      for (LoadOp lead : leads)
+        for (size_t i = 0; i < inLoops; ++i)
+          if (loads[i].first.getSource() == lead.getSource() &&
+              loads[i].first.getType() == lead.getType()) {
+            loads.push_back({lead, loads[i].second});
+            break;
+          }
       // In front of the first K/V loop with a staged load.
       Block *body = &program.getBody().front();
       Operation *front = loads.front().first;
@@ -146,9 +162,9 @@ struct AttnStageLoadsPass
         front = front->getParentOp();
       Hoister hoister(front);
       for (auto [load, layout] : loads) {
-        auto loop = cast<scf::ForOp>(load->getParentOp());
+        auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
         int64_t leading = load.getSource().getType().getRank() - 2;
-        for (int64_t d = 0; d < leading; ++d) {
+        for (int64_t d = 0; loop && d < leading; ++d) {
           Value old = load.getIndices()[d];
           Value h = hoister.hoist(old, loop);
           if (!h || h == old)

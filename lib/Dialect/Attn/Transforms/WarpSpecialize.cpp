@@ -322,14 +322,14 @@ bool Specializer::check(std::string &why) {
     }
   // Everything before the chain runs on the producer's threads too: it
   // must have no effect but allocating shared buffers and the copies.
-  // Products there (attn-overlap-softmax's first block) move to the
-  // consumers.
+  // Products and tile loads there (attn-overlap-softmax's first block)
+  // move to the consumers.
   for (Operation &op : program.getBody().front()) {
     if (&op == first.getOperation())
       break;
     if (!isMemoryEffectFree(&op) &&
         !isa<LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp,
-             gpu::BarrierOp, DotOp>(op))
+             gpu::BarrierOp, DotOp, LocalLoadOp, LoadOp>(op))
       return fail("'" + op.getName().getStringRef() +
                   "' runs before the K/V loops, where the producer's threads "
                   "run too; only side-effect free code and copies may");
@@ -433,11 +433,12 @@ bool Specializer::run() {
     tilesBefore = arith::ConstantIndexOp::create(b, loc, 0);
   }
   // A copy before the chain from a buffer the chain copies from, into a
-  // buffer of the chain's tile type that only products before the chain
-  // read (attn-overlap-softmax's first K block), takes the position in
-  // front of the chain's in that copy's ring instead of a buffer of its
-  // own: 40 KiB at D = 256, 128 x 80, which lets FlashAttention-3's tile
-  // fit with the overlap. The others (Q) complete `pre`.
+  // buffer of the chain's tile type that only products and register loads
+  // before the chain read (attn-overlap-softmax's first K block, and with
+  // loads_ahead its first bias tile), takes the position in front of the
+  // chain's in that copy's ring instead of a buffer of its own: 40 KiB at
+  // D = 256, 128 x 80, which lets FlashAttention-3's tile fit with the
+  // overlap. The others (Q) complete `pre`.
   std::string unused;
   SmallVector<Value> chainSources;
   for (ChainCopy &c : firstCopies)
@@ -452,8 +453,8 @@ bool Specializer::run() {
     bool readBeforeChain = llvm::all_of(dest.getUsers(), [&](Operation *u) {
       auto dot = dyn_cast<DotOp>(u);
       return u == c.op.getOperation() ||
-             (dot && !dot.getAsync() && u->getBlock() == first->getBlock() &&
-              u->isBeforeInBlock(first));
+             ((isa<LocalLoadOp>(u) || (dot && !dot.getAsync())) &&
+              u->getBlock() == first->getBlock() && u->isBeforeInBlock(first));
     });
     if (it != chainSources.end() && !lead[i] && readBeforeChain &&
         dest.getType() == chain.buffers[i].getType()) {
@@ -589,18 +590,19 @@ bool Specializer::run() {
         view, [&](OpOperand &use) { return use.getOwner() != copy; });
     leadViews.push_back({view, stage, i});
   }
-  // Products before the chain (attn-overlap-softmax's first block) are the
-  // consumers' too, after the wait; the barriers of their cp.async copies
-  // go.
+  // Products and tile loads before the chain (attn-overlap-softmax's
+  // first block) are the consumers' too, after the wait; the barriers of
+  // their cp.async copies go.
   for (Operation &op : llvm::make_early_inc_range(program.getBody().front())) {
     if (&op == ws.getOperation())
       break;
-    if (isa<DotOp>(op))
+    if (isa<DotOp, LocalLoadOp, LoadOp>(op))
       op.moveBefore(consumers, cb.getInsertionPoint());
     else if (isa<gpu::BarrierOp>(op))
       op.erase();
   }
-  // A lead stage is released after its last (synchronous) product.
+  // A lead stage is released after its last reader (a synchronous
+  // product or a load into registers).
   for (auto [view, stage, i] : leadViews) {
     Operation *last = nullptr;
     for (Operation *user : view.getUsers())

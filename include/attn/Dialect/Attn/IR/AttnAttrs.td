@@ -216,6 +216,15 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       long as the products (a softcap at D = 128: a tanh and an ex2 per
       score, MUFU work equal to the tensor work), where a warpgroup
       otherwise waits for its next scores with no softmax to run.
+    * `loads_ahead` (with `overlap_softmax`): the register tiles a K/V
+      loop loads for its block's scores (a bias) are loaded a block ahead,
+      as the overlap loads K: block `j + 1`'s right before the wait for
+      block `j + 1`'s scores, carried to the next iteration in registers
+      (block `lo`'s before the loops), so that the load (with
+      `stage_loads`: the stage's wait and the read from shared memory)
+      runs under the next block's `Q K^T` instead of on the softmax's path
+      (`attn-overlap-softmax`). Costs the tile's registers across the
+      iteration.
     * `prefetch_loads`: every register tile a K/V loop loads from global
       memory (a bias) is prefetched into L1 one block ahead
       (`attn.prefetch`, `attn-prefetch-loads`), so that the block's loads,
@@ -280,7 +289,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$stage_loads,
     DefaultValuedParameter<"bool", "false">:$stage_stores,
     DefaultValuedParameter<"bool", "false">:$early_qk,
-    DefaultValuedParameter<"unsigned", "0">:$group_m
+    DefaultValuedParameter<"unsigned", "0">:$group_m,
+    DefaultValuedParameter<"bool", "false">:$loads_ahead
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -292,7 +302,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
-                   /*early_qk=*/false, /*group_m=*/0);
+                   /*early_qk=*/false, /*group_m=*/0,
+                   /*loads_ahead=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -302,7 +313,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*peel_last_block=*/false, /*rescale_slack=*/0,
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
-                   /*early_qk=*/false, /*group_m=*/0);
+                   /*early_qk=*/false, /*group_m=*/0,
+                   /*loads_ahead=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

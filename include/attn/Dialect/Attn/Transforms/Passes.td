@@ -269,6 +269,15 @@ def AttnOverlapSoftmax : Pass<"attn-overlap-softmax"> {
     pending made ptxas serialize every wgmma, C7514), and the scores go
     through that wait, so that attn-warp-specialize releases K's stage
     there, before the rescale and `P V`: the body has no second wait.
+    With `loads_ahead`, the register tiles each body loads for its scores
+    (a bias: loads before the softmax whose operands are functions of the
+    position) are loaded a block ahead as K is: block `lo`'s before the
+    chain, block `min(j + 1, hi - 1)`'s right before the wait that
+    completes block `j + 1`'s scores, carried in iter_args in front of the
+    scores; the load then runs under the next block's `Q K^T` instead of
+    after its wait. Where the loops of a chain do not load the same tiles
+    as the same function of the position, a warning, and they keep their
+    loads.
 
     ```mlir
     // after (abridged)
@@ -345,7 +354,10 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
     only when the chain has blocks) and to the consumers; that first K
     block takes the position in front of the chain's in the K ring rather
     than a buffer of its own (at D = 256 the 40 KiB that let a 128 x 80
-    tile fit with the overlap). A program this
+    tile fit with the overlap); with `loads_ahead`, so does the first
+    block's staged bias tile in the bias's ring, read into registers by
+    the consumers before the chain (a register load there, in a TMA
+    fallback, moves to the consumers). A program this
     cannot handle (tiles staged from registers, copies that TMA cannot
     describe, a buffer copied with two tile heights, several chains) keeps
     the cp.async schedule of `attn-pipeline`, with a warning at the program
@@ -483,7 +495,12 @@ def AttnStageLoads : Pass<"attn-stage-loads"> {
     global memory in the softmax (the long-scoreboard stalls of a bias,
     docs/perf-log.md, seventeenth session). Tiles that neither layout can
     hold (more than 256 rows, or columns not a multiple of 8) stay
-    register loads, with a remark. With `staging=false` nothing is staged
+    register loads, with a remark. A load of the same tile type from the
+    same buffer at the program's top level (the first block's tile that
+    `attn-overlap-softmax` loads before the K/V loops with `loads_ahead`)
+    is staged with the same layout: `attn-warp-specialize` makes its copy
+    the lead position of that ring, as it does the first K block's. With
+    `staging=false` nothing is staged
     whatever the configuration says: the TMA fallback of a staged kernel
     (docs/gpu-kernels.md), which the runtime launches where TMA cannot
     describe the tensor.
