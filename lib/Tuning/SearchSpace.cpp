@@ -149,6 +149,13 @@ std::vector<TuningCandidate> mlir::attn::enumerateCandidates(StringRef chip) {
       c.persistent = persistent;
       out.push_back(c);
     }
+  // Three consumer warpgroups on 128-key blocks: at D = 64 (scores and
+  // output of 64 x 128 and 64 x 64 a warpgroup) the form without the
+  // overlap ran 1.10 / 1.09x the database's 128 x 128 async_pv persistent
+  // kernel at N = 4096 / 16384 (docs/perf-log.md, twenty-fourth session);
+  // at D >= 128 these spill and attn-tune drops them. Last, for the
+  // indices before.
+  addWarpSpecializedForms(out, /*blockM=*/192, /*blockN=*/128, /*warps=*/12);
   return out;
 }
 

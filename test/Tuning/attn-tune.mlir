@@ -3,8 +3,9 @@
 // and async_pv and 4 without, and those 12 persistent; 42 warp-specialized
 // 128-row tiles with K/V blocks of 80 .. 192 keys, the same knobs, a
 // 128 x 192 wgmma tile, 24 192-row tiles of three consumer warpgroups
-// (K/V blocks of 64 .. 112 keys, the same knobs) and 6 async_pv forms
-// with early_qk (128 x 80 .. 112, persistent or not): 163), each compiled
+// (K/V blocks of 64 .. 112 keys, the same knobs), 6 async_pv forms
+// with early_qk (128 x 80 .. 112, persistent or not) and 6 192 x 128
+// tiles (the 192-row knobs): 169), each compiled
 // and assembled with
 // ptxas -v, rejected when it
 // spills, the rest ranked by the cost model; --emit writes the best ones'
@@ -31,7 +32,7 @@
 // the device to check them against; each candidate carries its printed
 // configurations and per --n cost.
 // CHECK: "accepted": {{[1-9][0-9]*}},
-// CHECK: "candidates": 163,
+// CHECK: "candidates": 169,
 // CHECK: "causal": true,
 // CHECK: "chip": "sm_90a",
 // CHECK: "d": 64,
@@ -66,10 +67,10 @@
 // The warp-specialized candidates (with the overlapped Q K^T, as the
 // defaults) carry the knobs in their strings: 4 at 128 x 64/128 and
 // 7 with wider K/V blocks, for each combination of the knobs; with the
-// 192-row tiles (4 K/V widths) 15 configurations each.
+// 192-row tiles (5 K/V widths) 16 configurations each.
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // WS: {{^}}11{{$}}
-// WSALL: {{^}}15{{$}}
+// WSALL: {{^}}16{{$}}
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // RUN: grep -c '"candidate": "wgmma 128x[0-9]* w8 s[23] ws overlap persistent"' %t/report.json | FileCheck %s --check-prefix=WS
 // The wide 128-row tiles: 42, and the 6 early_qk forms.
@@ -77,8 +78,8 @@
 // WIDE: {{^}}48{{$}}
 // RUN: grep -c '"candidate": "wgmma 128x\(80\|96\|112\) w8 s2 ws overlap async_pv early_qk' %t/report.json | FileCheck %s --check-prefix=EARLY
 // EARLY: {{^}}6{{$}}
-// RUN: grep -c '"candidate": "wgmma 192x\(64\|80\|96\|112\) w12 s2 ws' %t/report.json | FileCheck %s --check-prefix=THREE
-// THREE: {{^}}24{{$}}
+// RUN: grep -c '"candidate": "wgmma 192x\(64\|80\|96\|112\|128\) w12 s2 ws' %t/report.json | FileCheck %s --check-prefix=THREE
+// THREE: {{^}}30{{$}}
 // With P V in flight across the iteration too (async_pv).
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
 // RUN: grep -c '"gpu_config": "#attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, async_pv = true>"' %t/report.json | FileCheck %s --check-prefix=WSALL
