@@ -118,7 +118,7 @@ def _random_config(rng, wgmma):
                         flags.append("early_qk")
                 elif ws and on(0.3):
                     flags.append("peel_last_block")
-                if on(0.3):
+                if ws and on(0.3):
                     flags.append("loads_ahead")
         else:
             warps = rng.choice([1, 2, 4, 8])

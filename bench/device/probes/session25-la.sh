@@ -13,7 +13,8 @@
 #     chain, the TMA fallbacks with the lead as a register load; odd
 #     lengths, Nq != Nk, Nq = 1, GQA, strided views, NaN/Inf inputs,
 #     poisoned outputs); compute-sanitizer memcheck and racecheck on la96
-#     and c16la (the lead stage's release, the bias ring's phases);
+#     and c16la (the lead stage's release, the bias ring's phases); the
+#     SASS of four kernels (cuobjdump) for reading here;
 #  2. pair.py, N = 1024 / 4096 / 16384, 3 interleaved rounds: each
 #     loads_ahead kernel against the same tile without (attn-warp-
 #     specialize's register split: producer 32 / consumers 232, where the
@@ -33,6 +34,13 @@ for d in la lar; do
     --out /tmp/check-$d --quick --no-isolate --kernel-timeout 30 > "$out/check-$d.log" 2>&1
   echo "run.py --quick ($d): exit $?"; grep -E "FAIL" "$out/check-$d.log" | cut -c1-160 | head; tail -3 "$out/check-$d.log" | cut -c1-200
   echo "[$(( $(date +%s) - t0 )) s]"
+done
+# SASS of the baseline, two loads_ahead forms and the kernel without a
+# bias, for reading the loops' instruction mix here (this machine has no
+# cuobjdump): what a bias adds per score (the f16 -> f32 conversion's
+# instruction, the shared-memory reads, where ptxas put them).
+for k in g16 la96 la112 n16; do
+  cuobjdump -sass /tmp/t/la/$k.sm_90a.cubin 2>/dev/null | gzip > "$out/$k.sass.gz"
 done
 for tool in memcheck racecheck; do
   timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 \

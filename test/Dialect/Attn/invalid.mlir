@@ -560,8 +560,13 @@ func.func private @early_qk_alone() attributes {c = #attn.gpu_config<wgmma = tru
 
 // -----
 
-// expected-error @+1 {{loads_ahead loads the next block's tiles beside its scores and needs overlap_softmax}}
+// expected-error @+1 {{loads_ahead loads the next block's tiles beside its scores and needs overlap_softmax and warp_specialize}}
 func.func private @loads_ahead_alone() attributes {c = #attn.gpu_config<wgmma = true, warp_specialize = true, loads_ahead = true>}
+
+// -----
+
+// expected-error @+1 {{loads_ahead loads the next block's tiles beside its scores and needs overlap_softmax and warp_specialize}}
+func.func private @loads_ahead_cp_async() attributes {c = #attn.gpu_config<wgmma = true, overlap_softmax = true, loads_ahead = true>}
 
 // -----
 

@@ -133,10 +133,12 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
     return emitError() << "early_qk issues the next scores before the "
                           "softmax in async_pv's rotation and needs async_pv";
   // The loads go a block ahead with the next block's product, which only
-  // the overlap issues a block ahead.
-  if (loadsAhead && !overlapSoftmax)
+  // the overlap issues a block ahead; the cp.async schedule of
+  // attn-pipeline would hoist them back to the top of the body.
+  if (loadsAhead && (!overlapSoftmax || !warpSpecialize))
     return emitError() << "loads_ahead loads the next block's tiles beside "
-                          "its scores and needs overlap_softmax";
+                          "its scores and needs overlap_softmax and "
+                          "warp_specialize";
   // The staged tiles' copies are TMA boxes that the producer issues; the
   // cp.async copies of the other kernels move whole rows only.
   if (stageLoads && !warpSpecialize)

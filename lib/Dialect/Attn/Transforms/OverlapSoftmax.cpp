@@ -213,9 +213,12 @@ static FailureOr<LoopProducts> matchProducts(scf::ForOp loop,
 }
 
 /// The loads of `loop`'s body that step 6 moves a block ahead: at its top
-/// level before the softmax, not K, register tiles whose operands are
-/// functions of the position.
-static SmallVector<LoadOp> aheadLoads(scf::ForOp loop, LoopProducts p) {
+/// level before the softmax, not K, register tiles of a buffer defined
+/// outside the loop that `written` (the program's stores) does not hold,
+/// at indices that are functions of the position.
+static SmallVector<LoadOp>
+aheadLoads(scf::ForOp loop, LoopProducts p,
+           const llvm::SmallDenseSet<Value> &written) {
   SmallVector<LoadOp> loads;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (&op == p.softmax.getOperation())
@@ -224,7 +227,9 @@ static SmallVector<LoadOp> aheadLoads(scf::ForOp loop, LoopProducts p) {
     if (!load || load == p.key ||
         !isa_and_nonnull<MmaLayoutAttr, RowsLayoutAttr>(
             load.getType().getEncoding()) ||
-        !llvm::all_of(load->getOperands(),
+        written.contains(load.getSource()) ||
+        loop->isAncestor(load.getSource().getParentBlock()->getParentOp()) ||
+        !llvm::all_of(load.getIndices(),
                       [&](Value v) { return isPositionFunction(v, loop); }))
       continue;
     loads.push_back(load);
@@ -319,9 +324,14 @@ static bool samePositionFunction(Value a, scf::ForOp loopA, Value b,
 /// first.
 static SmallVector<SmallVector<LoadOp>>
 chainAheadLoads(ArrayRef<scf::ForOp> chain, ArrayRef<LoopProducts> products) {
+  // A tile loaded ahead must not be one that a store of this kernel may
+  // change in between.
+  llvm::SmallDenseSet<Value> written;
+  if (auto program = chain.front()->getParentOfType<ProgramOp>())
+    program.walk([&](StoreOp store) { written.insert(store.getDest()); });
   SmallVector<SmallVector<LoadOp>> loads;
   for (auto [loop, p] : llvm::zip(chain, products))
-    loads.push_back(aheadLoads(loop, p));
+    loads.push_back(aheadLoads(loop, p, written));
   scf::ForOp first = chain.front();
   for (auto [loop, other] :
        llvm::zip(chain.drop_front(), ArrayRef(loads).drop_front()))

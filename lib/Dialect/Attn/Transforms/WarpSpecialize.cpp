@@ -333,6 +333,16 @@ bool Specializer::check(std::string &why) {
       return fail("'" + op.getName().getStringRef() +
                   "' runs before the K/V loops, where the producer's threads "
                   "run too; only side-effect free code and copies may");
+    // A tile load there moves to the consumers alone, in front of the
+    // chain: what reads it must come after it there.
+    if (isa<LocalLoadOp, LoadOp>(op) &&
+        llvm::any_of(op.getUsers(), [&](Operation *user) {
+          Operation *top =
+              program.getBody().front().findAncestorOpInBlock(*user);
+          return top && top->isBeforeInBlock(first);
+        }))
+      return fail("a tile loaded before the K/V loops is read before them "
+                  "(it moves to the consumers, in front of the loops)");
   }
   return true;
 }

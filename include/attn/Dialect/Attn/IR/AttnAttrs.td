@@ -216,7 +216,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       long as the products (a softcap at D = 128: a tanh and an ex2 per
       score, MUFU work equal to the tensor work), where a warpgroup
       otherwise waits for its next scores with no softmax to run.
-    * `loads_ahead` (with `overlap_softmax`): the register tiles a K/V
+    * `loads_ahead` (with `overlap_softmax` and `warp_specialize`): the
+      register tiles a K/V
       loop loads for its block's scores (a bias) are loaded a block ahead,
       as the overlap loads K: block `j + 1`'s right before the wait for
       block `j + 1`'s scores, carried to the next iteration in registers
