@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Twenty-fifth session, device run "tsc" (outputs in $OUT/tsc.tgz): the two
 # softcap keys (f16 / bf16, D = 128, softcap 30) tuned with the 192-row
-# forms and the 128-row widths around them (twenty-fourth session's plan;
-# written in the twenty-fifth, when no device was lent). Prepare here:
+# forms beside the 128 x 176 / 192 async_pv tiles that won them before
+# (written in the twenty-fifth session, when no device was lent). The
+# twenty-fourth session's filter (--only='^wgmma (192x|128x(80|...|192) w8
+# s2 ws overlap)' --top=24) would have timed no 192-row form: the cost
+# model, which has no softmax term, ranks all of them below the 34
+# 128-row kernels it emits. This one leaves 16 configurations a key, 13 of
+# them 192-row (what fits the 160 registers), all timed. Prepare here:
 #   build/bin/attn-tune prepare bench/device/probes/session24-tune-keys-softcap.txt .device/tsc \
-#     --only='^wgmma (192x|128x(80|96|112|176|192) w8 s2 ws overlap)' --top=24
+#     --only='^wgmma (192x(64|80|96|112) w12|128x(176|192) w8 s2 ws overlap async_pv)' --top=16
 #   mkdir -p .device/pack && tar czf .device/pack/tsc.tgz -C .device tsc
 # and carry .device/pack and .device/include. tune_measure.py checks every
 # candidate (fp32 reference, poisoned outputs) before timing it; a second
