@@ -14,6 +14,8 @@
 #ifndef ATTN_TOOLS_ATTN_TUNE_TUNELOOP_H
 #define ATTN_TOOLS_ATTN_TUNE_TUNELOOP_H
 
+#include "StaticHalf.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -47,15 +49,11 @@ std::optional<std::vector<KeySpec>> parseKeys(llvm::StringRef text,
                                               llvm::StringRef file,
                                               std::string &error);
 
-struct LoopOptions {
-  std::string self;        // this executable (the static half's process)
-  std::string fingerprint; // SHA-256 of it: a report from another build is stale
-  std::string chip;
-  std::vector<int64_t> ns;
-  int64_t top = 16;
-  unsigned jobs = 2;
-  bool emitAll = false;
-  std::string toolkit, cacheDir, only;
+/// The static half's options (`self` is the static half's process; its
+/// `input`, `emitDir` and `progress` are set per key), and the loop's own.
+struct LoopOptions : StaticOptions {
+  std::string
+      fingerprint; // SHA-256 of self: a report from another build is stale
   // measure
   std::string runtime, measurer, python;
   double budgetS = 540;

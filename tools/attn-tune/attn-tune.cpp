@@ -117,21 +117,31 @@ static cl::opt<std::string> python("python",
                                    cl::init(""), cl::cat(category),
                                    MEASURE_SUBS);
 
-/// The loop's phases (TuneLoop.h), with the static half's options.
-static int runLoop(const std::string &self) {
-  attn_tune::LoopOptions o;
+/// The static half's options as given.
+static attn_tune::StaticOptions staticOptions(const std::string &self) {
+  attn_tune::StaticOptions o;
+  o.input = input;
   o.self = self;
-  o.fingerprint = attn::hashFile(self);
   o.chip = chip;
+  o.toolkit = toolkit;
+  o.emitDir = emitDir;
+  o.only = only;
+  o.cacheDir = cacheDir;
   o.ns.assign(seqLens.begin(), seqLens.end());
-  if (o.ns.empty())
-    o.ns = {512, 1024, 2048, 4096, 8192, 16384};
   o.top = top;
   o.jobs = jobs;
   o.emitAll = emitAll;
-  o.toolkit = toolkit;
-  o.cacheDir = cacheDir;
-  o.only = only;
+  o.progress = showProgress;
+  return o;
+}
+
+/// The loop's phases (TuneLoop.h), with the static half's options.
+static int runLoop(const std::string &self) {
+  attn_tune::LoopOptions o;
+  static_cast<attn_tune::StaticOptions &>(o) = staticOptions(self);
+  o.fingerprint = attn::hashFile(self);
+  if (o.ns.empty())
+    o.ns = {512, 1024, 2048, 4096, 8192, 16384};
   o.runtime = runtimeLib;
   o.budgetS = budgetS;
   if (measureCmd || allCmd) {
@@ -201,18 +211,5 @@ int main(int argc, char **argv) {
       argv[0], reinterpret_cast<void *>(&runLoop));
   if (prepareCmd || measureCmd || importCmd || allCmd)
     return runLoop(self);
-  attn_tune::StaticOptions o;
-  o.input = input;
-  o.self = self;
-  o.chip = chip;
-  o.toolkit = toolkit;
-  o.emitDir = emitDir;
-  o.only = only;
-  o.cacheDir = cacheDir;
-  o.ns.assign(seqLens.begin(), seqLens.end());
-  o.top = top;
-  o.jobs = jobs;
-  o.emitAll = emitAll;
-  o.progress = showProgress;
-  return attn_tune::runStaticHalf(o);
+  return attn_tune::runStaticHalf(staticOptions(self));
 }
