@@ -18,13 +18,18 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     chips are refused; the CPU's empty one gets the mma.sync choices of
     sm_90). On sm_90a the dots run on wgmma (`#attn.gpu_config<wgmma =
     true>`) wherever that measured faster. For D = Dv in {128, 256}
-    without a window or score modification, unmasked and causal: a TMA
-    producer warpgroup feeding two consumer warpgroups, each block's
-    Q K^T issued under the previous block's softmax
-    (`warp_specialize`, `overlap_softmax`; 128 x 128 at D = 128,
-    128 x 64 at D = 256, two stages), except for causal D = 128 compiled
-    for key lengths of at most 512 (`seq-len`), which gets 64 x 128 on one
-    warpgroup and one stage. Otherwise on wgmma: D = 64 128 x 128 on 8
+    without a window or score modification (at D = 128 a softcap or a
+    bias allowed), and D = Dv = 192 without a softcap or mask_mod,
+    unmasked and causal: a TMA producer warpgroup feeding two consumer
+    warpgroups, each block's Q K^T issued under the previous block's
+    softmax (`warp_specialize`, `overlap_softmax`; 128 x 128 at D = 128,
+    128 x 80 at D = 192, 128 x 64 at D = 256, two stages), persistent
+    when unmasked and, through `seq-len`, for causal D = 128 up to 8192
+    keys and causal D = 256 up to 4096. The key length also schedules
+    the knobs (`withKeyLengthSchedule`): the last block peeled up to 1024
+    keys (512 at D = 256), the lazy rescale with its slack above 1024 for
+    an unmodified D = 128, and the output staged for TMA stores
+    (`stage_stores`) for a 16-bit Dv = 128. Otherwise on wgmma: D = 64 128 x 128 on 8
     warps, 64 x 64 one stage at D = 256, 64 x 64 on one warpgroup with a
     window; 128 x 64 on 8 warps beside a bias or index tiles at D = 128
     without a window; D = 64 with a bias or index tiles stays on mma.sync;
@@ -54,12 +59,16 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     // After (chip = sm_90a)
     attn.attention ins(...) outs(...)
       {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
-       gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>,
+       gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true,
+         overlap_softmax = true, warp_specialize = true, rescale_slack = 8,
+         stage_stores = true>,
        mask = #attn.mask<causal, top_left>}
     // After (chip = sm_90a, seq-len = 512)
     attn.attention ins(...) outs(...)
-      {config = #attn.tile_config<block_m = 64, block_n = 128, warps = 4, stages = 1>,
-       gpu_config = #attn.gpu_config<wgmma = true>,
+      {config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+       gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true,
+         warp_specialize = true, persistent = true, peel_last_block = true,
+         stage_stores = true>,
        mask = #attn.mask<causal, top_left>}
     ```
   }];
