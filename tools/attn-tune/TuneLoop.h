@@ -49,11 +49,12 @@ std::optional<std::vector<KeySpec>> parseKeys(llvm::StringRef text,
                                               llvm::StringRef file,
                                               std::string &error);
 
-/// The static half's options (`self` is the static half's process; its
-/// `input`, `emitDir` and `progress` are set per key), and the loop's own.
+/// The static half's options (`self` is the static half's process; the
+/// loop ignores `input`, `emitDir` and `progress` and passes each key's
+/// own), and the loop's.
 struct LoopOptions : StaticOptions {
-  std::string
-      fingerprint; // SHA-256 of self: a report from another build is stale
+  /// SHA-256 of `self`: a report from another build is stale.
+  std::string fingerprint;
   // measure
   std::string runtime, measurer, python;
   double budgetS = 540;
