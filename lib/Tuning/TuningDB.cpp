@@ -2,6 +2,13 @@
 
 #include "attn/Tuning/TuningDB.h"
 
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 
@@ -35,7 +42,7 @@ int64_t mlir::attn::sequenceBucket(int64_t n) {
   return b;
 }
 
-static llvm::Error failure(const std::string &path, const std::string &what) {
+static llvm::Error dbError(const std::string &path, const std::string &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "tuning database '" + path + "': " + what);
 }
@@ -46,14 +53,14 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
                                                          bool create) {
   std::string p = path.str();
   if (!create && !llvm::sys::fs::exists(path))
-    return failure(p, "no such file");
+    return dbError(p, "no such file");
   sqlite3 *handle = nullptr;
   int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                      : SQLITE_OPEN_READWRITE;
   if (sqlite3_open_v2(p.c_str(), &handle, flags, nullptr) != SQLITE_OK) {
     std::string msg = handle ? sqlite3_errmsg(handle) : "cannot open";
     sqlite3_close(handle);
-    return failure(p, msg);
+    return dbError(p, msg);
   }
   // A locked file fails at once (after 100 ms) instead of waiting forever.
   sqlite3_busy_timeout(handle, 100);
@@ -63,7 +70,7 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
       sqlite3_exec(handle, kCreate, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "cannot create the tables";
     sqlite3_free(err);
-    return failure(p, msg);
+    return dbError(p, msg);
   }
   if (create) {
     std::string set = "INSERT OR IGNORE INTO attn_tuning_meta VALUES "
@@ -72,7 +79,7 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
     if (sqlite3_exec(handle, set.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
       std::string msg = err ? err : "cannot write the schema version";
       sqlite3_free(err);
-      return failure(p, msg);
+      return dbError(p, msg);
     }
   }
   // The schema: the version, and every column the statements use (a
@@ -84,8 +91,8 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
                          -1, &stmt, nullptr) != SQLITE_OK) {
     int code = sqlite3_errcode(handle);
     if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-      return failure(p, "database is locked (another process holds it)");
-    return failure(p, std::string("not an attn tuning database (") +
+      return dbError(p, "database is locked (another process holds it)");
+    return dbError(p, std::string("not an attn tuning database (") +
                           sqlite3_errmsg(handle) + ")");
   }
   int rc = sqlite3_step(stmt);
@@ -95,16 +102,16 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
           : "";
   sqlite3_finalize(stmt);
   if (rc != SQLITE_ROW)
-    return failure(p, rc == SQLITE_DONE ? "no schema_version"
+    return dbError(p, rc == SQLITE_DONE ? "no schema_version"
                                         : sqlite3_errmsg(handle));
   if (version != std::to_string(kSchemaVersion))
-    return failure(p, "schema version " + version + ", this compiler reads " +
+    return dbError(p, "schema version " + version + ", this compiler reads " +
                           std::to_string(kSchemaVersion));
   std::string probe = std::string("SELECT ") + kColumns +
                       " FROM attn_tuning LIMIT 0";
   if (sqlite3_prepare_v2(handle, probe.c_str(), -1, &stmt, nullptr) !=
       SQLITE_OK)
-    return failure(p, std::string("unexpected table layout (") +
+    return dbError(p, std::string("unexpected table layout (") +
                           sqlite3_errmsg(handle) + ")");
   sqlite3_finalize(stmt);
   return db;
@@ -115,7 +122,7 @@ llvm::Error TuningDB::insert(const TuningEntry &e) {
                     ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   int i = 0;
   auto text = [&](const std::string &s) {
     sqlite3_bind_text(stmt, ++i, s.c_str(), -1, SQLITE_TRANSIENT);
@@ -130,7 +137,7 @@ llvm::Error TuningDB::insert(const TuningEntry &e) {
   int rc = sqlite3_step(stmt);
   sqlite3_finalize(stmt);
   if (rc != SQLITE_DONE)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   return llvm::Error::success();
 }
 
@@ -187,7 +194,7 @@ TuningDB::lookup(const TuningKey &key) {
                     "LIMIT 1";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   int i = bindKey(stmt, key);
   sqlite3_bind_int64(stmt, ++i, key.nBucket);
   int rc = sqlite3_step(stmt);
@@ -196,7 +203,7 @@ TuningDB::lookup(const TuningKey &key) {
     out = readRow(stmt);
   sqlite3_finalize(stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   return out;
 }
 
@@ -209,7 +216,7 @@ TuningDB::entriesOf(const TuningKey &key) {
                     "1, gqa, n_bucket, rowid";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   bindKey(stmt, key);
   std::vector<TuningEntry> out;
   int rc;
@@ -223,7 +230,7 @@ TuningDB::entriesOf(const TuningKey &key) {
   }
   sqlite3_finalize(stmt);
   if (rc != SQLITE_DONE)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   return out;
 }
 
@@ -232,14 +239,14 @@ llvm::Expected<std::vector<TuningEntry>> TuningDB::all() {
                     " FROM attn_tuning ORDER BY rowid";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   std::vector<TuningEntry> out;
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
     out.push_back(readRow(stmt));
   sqlite3_finalize(stmt);
   if (rc != SQLITE_DONE)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   return out;
 }
 
@@ -270,23 +277,26 @@ llvm::Expected<std::string> TuningDB::exportJSON() {
 llvm::Error TuningDB::importJSON(llvm::StringRef text) {
   llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
   if (!doc)
-    return failure(path, "import: " + llvm::toString(doc.takeError()));
+    return dbError(path, "import: " + llvm::toString(doc.takeError()));
   const llvm::json::Object *root = doc->getAsObject();
   if (!root)
-    return failure(path, "import: the document is not a JSON object");
+    return dbError(path, "import: the document is not a JSON object");
   std::optional<int64_t> version = root->getInteger("schema_version");
   if (!version || *version != kSchemaVersion)
-    return failure(path, "import: schema_version must be " +
+    return dbError(path, "import: schema_version must be " +
                              std::to_string(kSchemaVersion));
   const llvm::json::Array *entries = root->getArray("entries");
   if (!entries)
-    return failure(path, "import: no \"entries\" array");
+    return dbError(path, "import: no \"entries\" array");
   std::vector<TuningEntry> parsed;
+  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  ctx.loadDialect<AttnDialect>();
+  llvm::StringMap<size_t> winners;
   for (auto [i, value] : llvm::enumerate(*entries)) {
     const llvm::json::Object *o = value.getAsObject();
     std::string where = "import: entry " + std::to_string(i) + ": ";
     if (!o)
-      return failure(path, where + "not an object");
+      return dbError(path, where + "not an object");
     TuningEntry e;
     auto str = [&](StringRef k, std::string &out) {
       std::optional<StringRef> v = o->getString(k);
@@ -309,21 +319,39 @@ llvm::Error TuningDB::importJSON(llvm::StringRef text) {
         !str("config", e.config) || !str("gpu_config", e.gpuConfig) || !t ||
         !winB || !str("gpu", e.gpu) || !str("driver", e.driver) ||
         !str("compiler", e.compiler) || !str("measured_at", e.measuredAt))
-      return failure(path, where + "a field is missing or of the wrong type");
+      return dbError(path, where + "a field is missing or of the wrong type");
     e.key.lse = *lseB;
     e.winner = *winB;
     e.timeMs = *t;
+    if (std::string why = checkTuningEntry(e, ctx); !why.empty())
+      return dbError(path, where + why);
+    // One winner per key and bucket: a lookup returns one.
+    if (e.winner) {
+      const TuningKey &k = e.key;
+      std::string key = llvm::join(
+          ArrayRef<std::string>{k.chip, k.dtype, std::to_string(k.d),
+                                std::to_string(k.dv), k.mask, k.mods,
+                                std::to_string(k.gqa), k.lse ? "1" : "0",
+                                std::to_string(k.nBucket)},
+          "|");
+      auto [it, fresh] = winners.try_emplace(key, i);
+      if (!fresh)
+        return dbError(path, where +
+                                 "a second winner for its key and "
+                                 "bucket (entry " +
+                                 std::to_string(it->second) + " is one)");
+    }
     parsed.push_back(std::move(e));
   }
   // All or nothing.
   if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
-    return failure(path, std::string("import: ") + sqlite3_errmsg(db));
+    return dbError(path, std::string("import: ") + sqlite3_errmsg(db));
   for (const TuningEntry &e : parsed)
     if (llvm::Error err = insert(e)) {
       sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
       return err;
     }
   if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
-    return failure(path, sqlite3_errmsg(db));
+    return dbError(path, sqlite3_errmsg(db));
   return llvm::Error::success();
 }

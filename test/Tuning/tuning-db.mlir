@@ -3,6 +3,9 @@
 // can be wrong, each a warning naming the file with the heuristic used.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: attn-tuning-db import %S/Inputs/small-db.json %t/db.sqlite
+// An import refuses an entry that does not parse (below), so a database
+// edited by other means stands for one: the causal entry's gpu_config.
+// RUN: %python -c "import sqlite3; c = sqlite3.connect('%t/db.sqlite'); c.execute(\"UPDATE attn_tuning SET gpu_config = '#attn.gpu_config<oops>' WHERE mask = '#attn.mask<causal, top_left>'\"); c.commit()"
 // RUN: attn-tuning-db export %t/db.sqlite | FileCheck %s --check-prefix=EXPORT
 // EXPORT-COUNT-5: "chip": "sm_90a"
 // EXPORT: "schema_version": 1
@@ -59,6 +62,40 @@
 // RUN: echo '{"schema_version": 1, "entries": [' > %t/broken.json
 // RUN: not attn-tuning-db import %t/broken.json %t/broken.sqlite 2>&1 | FileCheck %s --check-prefix=BROKEN
 // BROKEN: import: {{.*}}
+
+// Entries that no lookup could use are refused at import, naming the entry
+// and the field, and nothing of the file is imported (small-db.json's
+// first entry edited by tuning-db-entry.py).
+// RUN: %python %S/Inputs/tuning-db-entry.py %S/Inputs/small-db.json %t/e 'config=#attn.tile_config<block_m = 128' 'config=#attn.tile_config<block_m = 100, block_n = 128, warps = 8, stages = 2>' 'gpu_config=#attn.gpu_config<warps = 3>' 'mask=#attn.mask<sideways>' 'chip=sm_99' 'dtype=f8' 'n_bucket=0' 'n_bucket=3000' 'time_ms=-1' 'time_ms=0' 'gqa=0' 'd=0' 'mods=bias,tilt' 'winner2=1'
+// RUN: not attn-tuning-db import %t/e0.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY0
+// ENTRY0: tuning database '{{.*}}e.sqlite': import: entry 0: config '#attn.tile_config<block_m = 128' is not valid: unbalanced '<'
+// RUN: not test -s %t/e.sqlite || (attn-tuning-db export %t/e.sqlite | FileCheck %s --check-prefix=EMPTY)
+// EMPTY-NOT: "chip"
+// RUN: not attn-tuning-db import %t/e1.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY1
+// ENTRY1: import: entry 0: config '#attn.tile_config<block_m = 100, block_n = 128, warps = 8, stages = 2>' is not valid: block_m must be a power of two in [1, 256] or 192, got 100
+// RUN: not attn-tuning-db import %t/e2.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY2
+// ENTRY2: import: entry 0: gpu_config '#attn.gpu_config<warps = 3>' is not valid: duplicate or unknown struct parameter name: warps
+// RUN: not attn-tuning-db import %t/e3.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY3
+// ENTRY3: import: entry 0: mask '#attn.mask<sideways>' is not valid: unknown mask kind 'sideways'
+// RUN: not attn-tuning-db import %t/e4.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY4
+// ENTRY4: import: entry 0: chip 'sm_99' is not sm_80, sm_90 or sm_90a
+// RUN: not attn-tuning-db import %t/e5.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY5
+// ENTRY5: import: entry 0: dtype 'f8' is not f16, bf16 or f32
+// RUN: not attn-tuning-db import %t/e6.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY6
+// ENTRY6: import: entry 0: n_bucket 0 is not a bucket (a power of two from 512 to 16384)
+// RUN: not attn-tuning-db import %t/e7.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY7
+// ENTRY7: import: entry 0: n_bucket 3000 is not a bucket
+// RUN: not attn-tuning-db import %t/e8.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY8
+// ENTRY8: import: entry 0: time_ms must be a positive number
+// RUN: not attn-tuning-db import %t/e9.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY8
+// RUN: not attn-tuning-db import %t/e10.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY10
+// ENTRY10: import: entry 0: gqa must be positive
+// RUN: not attn-tuning-db import %t/e11.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY11
+// ENTRY11: import: entry 0: d and dv must be positive
+// RUN: not attn-tuning-db import %t/e12.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY12
+// ENTRY12: import: entry 0: mods: 'tilt' is not a score modification kind
+// RUN: not attn-tuning-db import %t/e13.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY13
+// ENTRY13: import: entry 1: a second winner for its key and bucket (entry 0 is one)
 
 // CHECK-LABEL: func.func @exact
 // CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>

@@ -5,8 +5,8 @@
 // environment it was measured in, the winner of each key marked. Exported
 // and imported as JSON so that a reviewed database can live in the
 // repository. Every failure (missing file, not a database, another
-// schema, missing columns, a locked file, malformed JSON) is an error
-// message, never a crash.
+// schema, missing columns, a locked file, malformed JSON, an imported
+// entry that no lookup could use) is an error message, never a crash.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,7 @@
 struct sqlite3;
 
 namespace mlir {
+class MLIRContext;
 namespace attn {
 
 /// A problem class (what a configuration is tuned for).
@@ -54,6 +55,14 @@ struct TuningEntry {
 
 /// The sequence-length bucket of `n`: the power of two >= n in [512, 16384].
 int64_t sequenceBucket(int64_t n);
+
+/// Why `entry` cannot be stored ("" if it can): a chip the pipelines take,
+/// a 16- or 32-bit float element type, positive head dims and GQA group, a
+/// bucket that sequenceBucket gives, a positive finite time, modifications
+/// that getTuningKey writes, and a mask and configurations that parse and
+/// verify as the attributes attn-apply-tuning reads (TuningEntryCheck.cpp).
+/// `ctx` has the attn dialect loaded.
+std::string checkTuningEntry(const TuningEntry &entry, MLIRContext &ctx);
 
 class TuningDB {
 public:

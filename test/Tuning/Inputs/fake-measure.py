@@ -22,6 +22,10 @@ if args.skip_measured:
             for m in json.load(open(args.skip_measured))["summary"]}
 print("fake: %d points to skip, keys %s" % (
     len(skip), " ".join(os.path.basename(k) for k in args.keydirs)), flush=True)
+# What the fake "measured" (attn-tune import refuses configurations that do
+# not parse): the report's heuristic, else one of its own.
+CONFIG = "#attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>"
+GPU_CONFIG = "#attn.gpu_config<wgmma = true>"
 out = {"schema_version": 1, "entries": [], "summary": [], "failed": []}
 for keydir in args.keydirs:
     name = os.path.basename(keydir)
@@ -35,8 +39,8 @@ for keydir in args.keydirs:
                 continue
             print("f16 %s N=%d default 0.1 ms best c1" % (name, n), flush=True)
             out["summary"].append({"key": report["key"], "n": n})
-            out["entries"].append(dict(report["key"], n_bucket=n, config="c1",
-                                       gpu_config="g1", time_ms=0.1, winner=True,
+            out["entries"].append(dict(report["key"], n_bucket=n, config=report.get("default_config", CONFIG),
+                                       gpu_config=report.get("default_gpu_config", GPU_CONFIG), time_ms=0.1, winner=True,
                                        gpu="fake", driver="0", compiler="fake",
                                        measured_at="2026-12-03T00:00:00"))
     json.dump(out, open(args.out, "w"))

@@ -1,0 +1,75 @@
+//===- TuningEntryCheck.cpp - what a tuning database entry may hold -------===//
+//
+// An import is the one way a file enters the database, so it refuses what
+// no key could look up or attn-apply-tuning could not use: a corrupt or
+// hand-edited JSON gives an error naming the entry and the field, not a
+// database whose entries warn on every compilation (attn-apply-tuning
+// still warns and takes the heuristic for an entry that does not parse,
+// for a database written by other means).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/Tuning/TuningDB.h"
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::attn;
+using llvm::StringRef;
+
+/// Why `text` is not an attribute of type `Attr` ("" if it is): the
+/// parser's or verifier's first error.
+template <typename Attr>
+static std::string checkAttr(MLIRContext &ctx, StringRef field,
+                             StringRef text) {
+  std::string diag;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    if (diag.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+      diag = d.str();
+    return success();
+  });
+  Attribute attr = parseAttribute(text, &ctx);
+  if (attr && isa<Attr>(attr))
+    return "";
+  std::string why = field.str() + " '" + text.str() + "' is not " +
+                    (attr ? "the attribute expected" : "valid");
+  return diag.empty() ? why : why + ": " + diag;
+}
+
+std::string mlir::attn::checkTuningEntry(const TuningEntry &e,
+                                         MLIRContext &ctx) {
+  const TuningKey &k = e.key;
+  if (!llvm::is_contained({"sm_80", "sm_90", "sm_90a"}, k.chip))
+    return "chip '" + k.chip + "' is not sm_80, sm_90 or sm_90a";
+  if (!llvm::is_contained({"f16", "bf16", "f32"}, k.dtype))
+    return "dtype '" + k.dtype + "' is not f16, bf16 or f32";
+  if (k.d <= 0 || k.dv <= 0)
+    return "d and dv must be positive";
+  if (k.gqa <= 0)
+    return "gqa must be positive (the group the entry was measured at)";
+  if (sequenceBucket(k.nBucket) != k.nBucket)
+    return "n_bucket " + std::to_string(k.nBucket) +
+           " is not a bucket (a power of two from 512 to 16384)";
+  if (!std::isfinite(e.timeMs) || e.timeMs <= 0)
+    return "time_ms must be a positive number";
+  if (!k.mods.empty())
+    for (StringRef mod : llvm::split(k.mods, ','))
+      if (!llvm::is_contained({"softcap", "bias", "bias_b1", "bias_h1",
+                               "bias_b1h1", "alibi", "score_mod", "mask_mod"},
+                              mod))
+        return "mods: '" + mod.str() + "' is not a score modification kind";
+  if (std::string why = checkAttr<MaskAttr>(ctx, "mask", k.mask); !why.empty())
+    return why;
+  if (std::string why = checkAttr<TileConfigAttr>(ctx, "config", e.config);
+      !why.empty())
+    return why;
+  return checkAttr<GpuConfigAttr>(ctx, "gpu_config", e.gpuConfig);
+}
