@@ -166,9 +166,10 @@ LogicalResult LayoutAssigner::stageLoadedOperands() {
   program.getBody().walk([&](DotOp dot) { dots.push_back(dot); });
   for (DotOp dot : dots)
     for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
-      auto type = cast<RankedTensorType>(operand->get().getType());
-      if (operand->get().getDefiningOp<LoadOp>() && !type.getEncoding() &&
-          failed(stageOperand(dot, *operand)))
+      // A shared-memory buffer (a program laid out before) is staged.
+      auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+      if (type && operand->get().getDefiningOp<LoadOp>() &&
+          !type.getEncoding() && failed(stageOperand(dot, *operand)))
         return failure();
     }
   return success();
@@ -180,9 +181,11 @@ LogicalResult LayoutAssigner::assignDotOperands() {
   for (DotOp dot : dots) {
     OpOperand &a = dot.getAMutable(), &b = dot.getBMutable();
     Value aValue = a.get();
-    auto aType = cast<RankedTensorType>(aValue.getType());
-    if (isa<SwizzledSharedLayoutAttr>(aType.getEncoding())) {
-      // Already staged (a load shared with an earlier dot).
+    auto aType = dyn_cast<RankedTensorType>(aValue.getType());
+    if (!aType || isa<SwizzledSharedLayoutAttr, DotOperandLayoutAttr>(
+                      aType.getEncoding())) {
+      // Already staged or converted (a load shared with an earlier dot; a
+      // shared buffer or a P of a program laid out before).
     } else if (aValue.getDefiningOp<LoadOp>() ||
                !isa<MmaLayoutAttr>(aType.getEncoding())) {
       if (failed(stageOperand(dot, a)))
@@ -208,8 +211,8 @@ LogicalResult LayoutAssigner::assignDotOperands() {
       a.set(ConvertLayoutOp::create(builder, dot.getLoc(), operandType,
                                     aValue));
     }
-    auto bType = cast<RankedTensorType>(b.get().getType());
-    if (!isa<SwizzledSharedLayoutAttr>(bType.getEncoding()) &&
+    auto bType = dyn_cast<RankedTensorType>(b.get().getType());
+    if (bType && !isa<SwizzledSharedLayoutAttr>(bType.getEncoding()) &&
         failed(stageOperand(dot, b)))
       return failure();
   }
