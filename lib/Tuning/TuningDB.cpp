@@ -6,9 +6,6 @@
 
 #include "mlir/IR/MLIRContext.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
-
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 
@@ -118,8 +115,17 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
 }
 
 llvm::Error TuningDB::insert(const TuningEntry &e) {
-  std::string sql = std::string("INSERT INTO attn_tuning (") + kColumns +
-                    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  // A row equal to one already there in every column is not added again:
+  // importing the same measurements twice (attn-tune all re-imports the
+  // merged output of a resumed run) keeps one copy.
+  std::string sql =
+      std::string("INSERT INTO attn_tuning (") + kColumns +
+      ") SELECT ?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17 "
+      "WHERE NOT EXISTS (SELECT 1 FROM attn_tuning WHERE chip = ?1 AND "
+      "dtype = ?2 AND d = ?3 AND dv = ?4 AND mask = ?5 AND mods = ?6 AND "
+      "gqa = ?7 AND lse = ?8 AND n_bucket = ?9 AND config = ?10 AND "
+      "gpu_config = ?11 AND time_ms = ?12 AND winner = ?13 AND gpu = ?14 AND "
+      "driver = ?15 AND compiler = ?16 AND measured_at = ?17)";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return dbError(path, sqlite3_errmsg(db));
@@ -190,8 +196,8 @@ TuningDB::lookup(const TuningKey &key) {
                     " FROM attn_tuning WHERE winner = 1 AND chip = ? AND "
                     "dtype = ? AND d = ? AND dv = ? AND mask = ? AND mods = ? "
                     "AND (gqa = ?7 OR ?7 = 0) AND (lse = ?8 OR ?8 = 0) ORDER "
-                    "BY lse != ?8, gqa != 1, gqa, abs(n_bucket - ?), n_bucket "
-                    "LIMIT 1";
+                    "BY lse != ?8, gqa != 1, gqa, abs(n_bucket - ?), n_bucket, "
+                    "time_ms LIMIT 1";
   sqlite3_stmt *stmt = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return dbError(path, sqlite3_errmsg(db));
@@ -291,7 +297,6 @@ llvm::Error TuningDB::importJSON(llvm::StringRef text) {
   std::vector<TuningEntry> parsed;
   MLIRContext ctx(MLIRContext::Threading::DISABLED);
   ctx.loadDialect<AttnDialect>();
-  llvm::StringMap<size_t> winners;
   for (auto [i, value] : llvm::enumerate(*entries)) {
     const llvm::json::Object *o = value.getAsObject();
     std::string where = "import: entry " + std::to_string(i) + ": ";
@@ -325,22 +330,6 @@ llvm::Error TuningDB::importJSON(llvm::StringRef text) {
     e.timeMs = *t;
     if (std::string why = checkTuningEntry(e, ctx); !why.empty())
       return dbError(path, where + why);
-    // One winner per key and bucket: a lookup returns one.
-    if (e.winner) {
-      const TuningKey &k = e.key;
-      std::string key = llvm::join(
-          ArrayRef<std::string>{k.chip, k.dtype, std::to_string(k.d),
-                                std::to_string(k.dv), k.mask, k.mods,
-                                std::to_string(k.gqa), k.lse ? "1" : "0",
-                                std::to_string(k.nBucket)},
-          "|");
-      auto [it, fresh] = winners.try_emplace(key, i);
-      if (!fresh)
-        return dbError(path, where +
-                                 "a second winner for its key and "
-                                 "bucket (entry " +
-                                 std::to_string(it->second) + " is one)");
-    }
     parsed.push_back(std::move(e));
   }
   // All or nothing.

@@ -60,14 +60,33 @@ std::string mlir::attn::checkTuningEntry(const TuningEntry &e,
            " is not a bucket (a power of two from 512 to 16384)";
   if (!std::isfinite(e.timeMs) || e.timeMs <= 0)
     return "time_ms must be a positive number";
-  if (!k.mods.empty())
-    for (StringRef mod : llvm::split(k.mods, ','))
-      if (!llvm::is_contained({"softcap", "bias", "bias_b1", "bias_h1",
-                               "bias_b1h1", "alibi", "score_mod", "mask_mod"},
-                              mod))
+  // The kinds in getTuningKey's order, each once (at most one bias form).
+  static const char *const kinds[] = {"softcap",   "bias",      "bias_b1",
+                                      "bias_h1",   "bias_b1h1", "alibi",
+                                      "score_mod", "mask_mod"};
+  if (!k.mods.empty()) {
+    size_t next = 0; // the first kind the next one may be
+    for (StringRef mod : llvm::split(k.mods, ',')) {
+      const auto *it = llvm::find(kinds, mod);
+      if (it == std::end(kinds))
         return "mods: '" + mod.str() + "' is not a score modification kind";
+      size_t at = it - std::begin(kinds);
+      if (at < next)
+        return "mods '" + k.mods +
+               "' is not as a key prints it (softcap, a bias, alibi, "
+               "score_mod, mask_mod: in that order, each once)";
+      // After a bias form no other bias form may follow.
+      next = mod.starts_with("bias") ? 5 : at + 1;
+    }
+  }
   if (std::string why = checkAttr<MaskAttr>(ctx, "mask", k.mask); !why.empty())
     return why;
+  // A lookup compares the mask as text.
+  std::string printed;
+  llvm::raw_string_ostream(printed) << parseAttribute(k.mask, &ctx);
+  if (printed != k.mask)
+    return "mask '" + k.mask + "' is not as a key prints it ('" + printed +
+           "')";
   if (std::string why = checkAttr<TileConfigAttr>(ctx, "config", e.config);
       !why.empty())
     return why;

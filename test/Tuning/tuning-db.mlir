@@ -66,7 +66,7 @@
 // Entries that no lookup could use are refused at import, naming the entry
 // and the field, and nothing of the file is imported (small-db.json's
 // first entry edited by tuning-db-entry.py).
-// RUN: %python %S/Inputs/tuning-db-entry.py %S/Inputs/small-db.json %t/e 'config=#attn.tile_config<block_m = 128' 'config=#attn.tile_config<block_m = 100, block_n = 128, warps = 8, stages = 2>' 'gpu_config=#attn.gpu_config<warps = 3>' 'mask=#attn.mask<sideways>' 'chip=sm_99' 'dtype=f8' 'n_bucket=0' 'n_bucket=3000' 'time_ms=-1' 'time_ms=0' 'gqa=0' 'd=0' 'mods=bias,tilt' 'winner2=1'
+// RUN: %python %S/Inputs/tuning-db-entry.py %S/Inputs/small-db.json %t/e 'config=#attn.tile_config<block_m = 128' 'config=#attn.tile_config<block_m = 100, block_n = 128, warps = 8, stages = 2>' 'gpu_config=#attn.gpu_config<warps = 3>' 'mask=#attn.mask<sideways>' 'chip=sm_99' 'dtype=f8' 'n_bucket=0' 'n_bucket=3000' 'time_ms=-1' 'time_ms=0' 'gqa=0' 'd=0' 'mods=bias,tilt' 'mask=#attn.mask< none >' 'mods=bias,softcap' 'mods=bias,bias_h1' 'winner2=0.5'
 // RUN: not attn-tuning-db import %t/e0.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY0
 // ENTRY0: tuning database '{{.*}}e.sqlite': import: entry 0: config '#attn.tile_config<block_m = 128' is not valid: unbalanced '<'
 // RUN: not test -s %t/e.sqlite || (attn-tuning-db export %t/e.sqlite | FileCheck %s --check-prefix=EMPTY)
@@ -95,7 +95,23 @@
 // RUN: not attn-tuning-db import %t/e12.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY12
 // ENTRY12: import: entry 0: mods: 'tilt' is not a score modification kind
 // RUN: not attn-tuning-db import %t/e13.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY13
-// ENTRY13: import: entry 1: a second winner for its key and bucket (entry 0 is one)
+// ENTRY13: import: entry 0: mask '#attn.mask< none >' is not as a key prints it ('#attn.mask<none>')
+// RUN: not attn-tuning-db import %t/e14.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY14
+// ENTRY14: import: entry 0: mods 'bias,softcap' is not as a key prints it
+// RUN: not attn-tuning-db import %t/e15.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY15
+// ENTRY15: import: entry 0: mods 'bias,bias_h1' is not as a key prints it
+
+// Several winners of one key and bucket (measured on several GPUs, or in
+// several runs) import; a lookup takes the fastest (entry 1's 128 x 64 at
+// 0.5 ms, inserted after entry 0's 128 x 128 at 1.25 ms).
+// RUN: rm -f %t/w.sqlite && attn-tuning-db import %t/e16.json %t/w.sqlite
+// RUN: attn-tuning-db lookup %t/w.sqlite sm_90a f16 128 128 "#attn.mask<none>" "" 1 0 4096 | FileCheck %s --check-prefix=FASTEST
+// FASTEST: #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2> #attn.gpu_config<wgmma = true> bucket 4096
+// Importing the same file again adds no row (attn-tune all re-imports a
+// resumed run's merged output).
+// RUN: attn-tuning-db import %t/e16.json %t/w.sqlite
+// RUN: attn-tuning-db export %t/w.sqlite | grep -c '"chip"' | FileCheck %s --check-prefix=ONCE
+// ONCE: 5
 
 // CHECK-LABEL: func.func @exact
 // CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true>

@@ -29,9 +29,10 @@ std::string attn_tune::suffixOf(const Outcome &o) {
          (o.variant ? "v" + std::to_string(o.variant) : std::string());
 }
 
-CandidateCompiler::CandidateCompiler(CompileSetup setup)
+CandidateCompiler::CandidateCompiler(CompileSetup setup, std::mutex &errs)
     : setup(std::move(setup)),
-      stemBase(llvm::sys::path::stem(this->setup.input).str()) {}
+      stemBase(llvm::sys::path::stem(this->setup.input).str()),
+      warnMutex(errs) {}
 
 void CandidateCompiler::compileOnce(Outcome &out) {
   out.context = attn::createContext();

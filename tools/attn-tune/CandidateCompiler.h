@@ -72,7 +72,8 @@ struct CompileSetup {
 
 class CandidateCompiler {
 public:
-  explicit CandidateCompiler(CompileSetup setup);
+  /// `errs` serializes what it prints to stderr with the caller's lines.
+  CandidateCompiler(CompileSetup setup, std::mutex &errs);
 
   /// Compiles `out.candidate` into `out` (thread-safe): its artifacts,
   /// ptxas's report and, where it is rejected, the reason. Where it
@@ -96,7 +97,7 @@ private:
   CompileSetup setup;
   std::string stemBase;
   std::atomic<int64_t> lookupCount{0}, hitCount{0}, fitCount{0};
-  std::mutex warnMutex;
+  std::mutex &warnMutex;
 };
 
 } // namespace attn_tune

@@ -280,7 +280,8 @@ void compileHeuristic(HeuristicKernel &h, const StaticOptions &o) {
 /// --progress: a line per tenth of the compilations, with an ETA.
 class Progress {
 public:
-  Progress(bool enabled, size_t total) : enabled(enabled), total(total) {}
+  Progress(bool enabled, size_t total, std::mutex &errs)
+      : enabled(enabled), total(total), mutex(errs) {}
   void compiledOne() {
     if (!enabled)
       return;
@@ -300,7 +301,7 @@ public:
 private:
   bool enabled;
   size_t total, compiled = 0;
-  std::mutex mutex;
+  std::mutex &mutex; // stderr's
   std::chrono::steady_clock::time_point start =
       std::chrono::steady_clock::now();
 };
@@ -368,6 +369,10 @@ int attn_tune::runStaticHalf(const StaticOptions &o) {
     return 1;
   std::vector<Outcome> &outcomes = *variants;
 
+  // One lock for what the compilations print to stderr (progress lines,
+  // cache warnings).
+  std::mutex errs;
+  Progress progress(o.progress, outcomes.size(), errs);
   std::vector<HeuristicKernel> heuristics;
   std::vector<size_t> heuristicOfN; // empty without an emit directory
   if (!o.emitDir.empty() &&
@@ -380,7 +385,8 @@ int attn_tune::runStaticHalf(const StaticOptions &o) {
     pool.async([&o, kernel = &h] { compileHeuristic(*kernel, o); });
 
   CandidateCompiler compiler(CompileSetup{source, o.input, o.chip, o.toolkit,
-                                          *ptxas, ns, cache, fingerprint});
+                                          *ptxas, ns, cache, fingerprint},
+                             errs);
   CompilePlan plan;
   plan.lengths = ns.size();
   plan.top = o.top;
@@ -391,17 +397,19 @@ int attn_tune::runStaticHalf(const StaticOptions &o) {
     for (size_t j : out.nIdx)
       b.push_back(attn::estimateCostBound(out.candidate, ranked->at(ns[j])));
   }
-  // The candidates as enumerated: a compilation in flight may replace its
-  // outcome's with a register-fit form.
-  plan.narrowerSibling = [&](size_t i, size_t k) {
-    attn::TuningCandidate a = (*candidates)[outcomes[i].index],
-                          b = (*candidates)[outcomes[k].index];
+  // The candidates as enumerated, read from a copy of their indices: a
+  // compilation in flight may replace its outcome with a register-fit form.
+  std::vector<size_t> enumerated;
+  for (const Outcome &out : outcomes)
+    enumerated.push_back(out.index);
+  plan.narrowerSibling = [&, enumerated](size_t i, size_t k) {
+    attn::TuningCandidate a = (*candidates)[enumerated[i]],
+                          b = (*candidates)[enumerated[k]];
     if (b.blockN >= a.blockN || plan.lengthsOf[i] != plan.lengthsOf[k])
       return false;
     b.blockN = a.blockN;
     return a.str() == b.str();
   };
-  Progress progress(o.progress, outcomes.size());
   auto compileVariant = [&](size_t i) {
     Outcome &out = outcomes[i];
     compiler.compile(out);

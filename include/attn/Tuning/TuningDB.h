@@ -59,8 +59,9 @@ int64_t sequenceBucket(int64_t n);
 /// Why `entry` cannot be stored ("" if it can): a chip the pipelines take,
 /// a 16- or 32-bit float element type, positive head dims and GQA group, a
 /// bucket that sequenceBucket gives, a positive finite time, modifications
-/// that getTuningKey writes, and a mask and configurations that parse and
-/// verify as the attributes attn-apply-tuning reads (TuningEntryCheck.cpp).
+/// and a mask as getTuningKey prints them (a lookup compares the text), and
+/// configurations that parse and verify as the attributes
+/// attn-apply-tuning reads (TuningEntryCheck.cpp).
 /// `ctx` has the attn dialect loaded.
 std::string checkTuningEntry(const TuningEntry &entry, MLIRContext &ctx);
 
@@ -71,6 +72,7 @@ public:
   /// schema.
   static llvm::Expected<std::unique_ptr<TuningDB>> open(llvm::StringRef path,
                                                         bool create);
+  /// Adds `entry` unless a row equal to it in every column is there.
   llvm::Error insert(const TuningEntry &entry);
   /// The winner for `key`: its own bucket, else the nearest one. For an
   /// unknown GQA group (0) of one group only, as entriesOf: 1 if present,
@@ -79,6 +81,8 @@ public:
   /// entries measured with one where it has none of its own (the same
   /// kernel but for the LSE's store; never the other way round: an LSE
   /// output needs registers that an entry without one did not have).
+  /// Where a bucket has several winners (measured on several GPUs or in
+  /// several runs), the fastest.
   llvm::Expected<std::optional<TuningEntry>> lookup(const TuningKey &key);
   /// Every timed entry of `key`'s problem class in any bucket (winners and
   /// losers; for a dynamic GQA group, of one group: 1 if present, else the
