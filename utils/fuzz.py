@@ -6,7 +6,13 @@ crash (a signal, an LLVM fatal error or stack dump), hang (over the time
 limit) or print an error and exit 0. Deterministic for a seed.
 
     utils/fuzz.py --attn-opt build/bin/attn-opt --seconds 60 [--seed N] \
-        [--save DIR]
+        [--save DIR] [--attn-tuning-db build/bin/attn-tuning-db]
+
+With --attn-tuning-db a share of the runs (--db) mutates a tuning database
+document instead (test/Tuning/Inputs/*.json, data/tuning/*.json), imports
+it into a fresh SQLite file and, where the import succeeds, compiles an
+unmutated corpus input with attn-apply-tuning reading that database: the
+parts of lib/Tuning that no attn-opt pipeline reaches otherwise.
 
 Exit 1 if anything was found (each finding written to --save, with the
 command that failed), 0 otherwise. libFuzzer needs coverage-instrumented
@@ -19,8 +25,10 @@ import hashlib
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 PIPELINES = [
@@ -229,6 +237,65 @@ def mutate(text, rng):
     return "\n".join(lines)
 
 
+def run(cmd, text, timeout):
+    """Runs `cmd` on `text` (stdin); (what was wrong or None, stderr)."""
+    try:
+        r = subprocess.run(cmd, input=text, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "hang (over %gs)" % timeout, ""
+    err = r.stderr
+    if r.returncode < 0 or CRASH.search(err):
+        return "crash (exit %d)" % r.returncode, err
+    if r.returncode == 0 and re.search(r"\berror:", err):
+        return "printed an error and exited 0", err
+    if r.returncode not in (0, 1):
+        return "exit %d" % r.returncode, err
+    return None, err
+
+
+DB_RUNS = {"imports": 0, "accepted": 0}
+
+
+def fuzz_db(args, rng, text, corpus, scratch):
+    """Imports the database document `text` into a fresh SQLite file; where
+    that succeeds, runs attn-apply-tuning and the default configuration on
+    a corpus input with it. (what was wrong or None, stderr, command)."""
+    doc, db = os.path.join(scratch, "db.json"), os.path.join(scratch, "db.sqlite")
+    with open(doc, "w") as f:
+        f.write(text)
+    if os.path.exists(db):
+        os.remove(db)
+    cmd = [args.attn_tuning_db, "import", doc, db]
+    bad, err = run(cmd, "", args.timeout)
+    DB_RUNS["imports"] += 1
+    if bad or not os.path.exists(db) or "import:" in err:
+        return bad, err, cmd
+    DB_RUNS["accepted"] += 1
+    chip = rng.choice(["sm_90a", "sm_80"])
+    cmd = [args.attn_opt, "-", "--attn-apply-tuning=db=%s chip=%s seq-len=%d"
+           % (db, chip, rng.choice([0, 512, 1000, 4096, 16384])),
+           "--attn-default-config=chip=" + chip, "-o", os.devnull]
+    bad, err = run(cmd, rng.choice(corpus), args.timeout)
+    return bad, err, cmd
+
+
+def report(args, found, bad, err, text, cmd, suffix):
+    h = hashlib.sha1(text.encode()).hexdigest()[:12]
+    found.append((bad, h))
+    print("FOUND %s: %s (%s)" % (h, bad, " ".join(cmd)), flush=True)
+    print("\n".join(err.splitlines()[:6]), flush=True)
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
+        with open(os.path.join(args.save, h + suffix), "w") as f:
+            if suffix == ".mlir":
+                f.write("// %s: %s\n%s" % (bad, " ".join(cmd), text))
+            else:  # JSON has no comments: the command beside it
+                f.write(text)
+                with open(os.path.join(args.save, h + ".cmd"), "w") as c:
+                    c.write("%s: %s\n" % (bad, " ".join(cmd)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--attn-opt", required=True)
@@ -239,7 +306,20 @@ def main():
     ap.add_argument("--save", default="")
     ap.add_argument("--fresh", type=float, default=0.25,
                     help="share of inputs that are fresh, randomly configured ops")
+    ap.add_argument("--attn-tuning-db", default="",
+                    help="also fuzz tuning database imports with this tool")
+    ap.add_argument("--db", type=float, default=0.1,
+                    help="share of runs that fuzz a database import")
     args = ap.parse_args()
+    db_corpus = []
+    if args.attn_tuning_db:
+        for pattern in ("test/Tuning/Inputs/*.json", "data/tuning/*.json"):
+            for path in sorted(glob.glob(os.path.join(args.root, pattern))):
+                with open(path) as f:
+                    text = f.read()
+                if '"schema_version"' in text:
+                    db_corpus.append(text)
+    scratch = tempfile.mkdtemp(prefix="attn-fuzz-")
     corpus = []
     for path in sorted(glob.glob(os.path.join(args.root, "test", "**", "*.mlir"),
                                  recursive=True)):
@@ -255,6 +335,15 @@ def main():
     rng = random.Random(args.seed)
     start, runs, found = time.time(), 0, []
     while time.time() - start < args.seconds:
+        if db_corpus and rng.random() < args.db:
+            text = rng.choice(db_corpus)
+            for _ in range(rng.randrange(1, 4)):
+                text = mutate(text, rng)
+            bad, err, pipeline = fuzz_db(args, rng, text, corpus, scratch)
+            runs += 1
+            if bad:
+                report(args, found, bad, err, text, pipeline, ".json")
+            continue
         if rng.random() < args.fresh:  # a fresh op, configured at random
             text = random_attention(rng)
         else:
@@ -263,31 +352,16 @@ def main():
                 text = mutate(text, rng)
         pipeline = rng.choice(PIPELINES)
         cmd = [args.attn_opt, "-", *pipeline, "-o", os.devnull]
-        try:
-            r = subprocess.run(cmd, input=text, capture_output=True, text=True,
-                               timeout=args.timeout)
-            err = r.stderr
-            bad = None
-            if r.returncode < 0 or CRASH.search(err):
-                bad = "crash (exit %d)" % r.returncode
-            elif r.returncode == 0 and re.search(r"\berror:", err):
-                bad = "printed an error and exited 0"
-            elif r.returncode not in (0, 1):
-                bad = "exit %d" % r.returncode
-        except subprocess.TimeoutExpired:
-            bad, err = "hang (over %gs)" % args.timeout, ""
+        bad, err = run(cmd, text, args.timeout)
         runs += 1
         if bad:
-            h = hashlib.sha1(text.encode()).hexdigest()[:12]
-            found.append((bad, h))
-            print("FOUND %s: %s (%s)" % (h, bad, " ".join(pipeline)), flush=True)
-            print("\n".join(err.splitlines()[:6]), flush=True)
-            if args.save:
-                os.makedirs(args.save, exist_ok=True)
-                with open(os.path.join(args.save, h + ".mlir"), "w") as f:
-                    f.write("// %s: attn-opt %s\n%s" % (bad, " ".join(pipeline), text))
+            report(args, found, bad, err, text, ["attn-opt", *pipeline], ".mlir")
+    shutil.rmtree(scratch, ignore_errors=True)
     print("%d runs in %.0f s, %d corpus inputs, %d found"
-          % (runs, time.time() - start, len(corpus), len(found)))
+          % (runs, time.time() - start, len(corpus) + len(db_corpus), len(found)))
+    if db_corpus:
+        print("database imports: %d, %d accepted and applied"
+              % (DB_RUNS["imports"], DB_RUNS["accepted"]))
     return 1 if found else 0
 
 
