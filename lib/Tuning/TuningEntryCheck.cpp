@@ -25,11 +25,11 @@ using namespace mlir;
 using namespace mlir::attn;
 using llvm::StringRef;
 
-/// Why `text` is not an attribute of type `Attr` ("" if it is): the
-/// parser's or verifier's first error.
+/// Why `text` is not an attribute of type `Attr` ("" if it is, and then
+/// `parsed` holds it): the parser's or verifier's first error.
 template <typename Attr>
-static std::string checkAttr(MLIRContext &ctx, StringRef field,
-                             StringRef text) {
+static std::string checkAttr(MLIRContext &ctx, StringRef field, StringRef text,
+                             Attr *parsed = nullptr) {
   std::string diag;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
     if (diag.empty() && d.getSeverity() == DiagnosticSeverity::Error)
@@ -37,8 +37,11 @@ static std::string checkAttr(MLIRContext &ctx, StringRef field,
     return success();
   });
   Attribute attr = parseAttribute(text, &ctx);
-  if (attr && isa<Attr>(attr))
+  if (auto typed = dyn_cast_or_null<Attr>(attr)) {
+    if (parsed)
+      *parsed = typed;
     return "";
+  }
   std::string why = field.str() + " '" + text.str() + "' is not " +
                     (attr ? "the attribute expected" : "valid");
   return diag.empty() ? why : why + ": " + diag;
@@ -60,30 +63,32 @@ std::string mlir::attn::checkTuningEntry(const TuningEntry &e,
            " is not a bucket (a power of two from 512 to 16384)";
   if (!std::isfinite(e.timeMs) || e.timeMs <= 0)
     return "time_ms must be a positive number";
-  // The kinds in getTuningKey's order, each once (at most one bias form).
-  static const char *const kinds[] = {"softcap",   "bias",      "bias_b1",
-                                      "bias_h1",   "bias_b1h1", "alibi",
+  // The kinds in getTuningKey's order, each once; the bias forms are one
+  // kind.
+  static const char *const kinds[] = {"softcap", "bias",  "bias_b1",
+                                      "bias_h1", "bias_b1h1", "alibi",
                                       "score_mod", "mask_mod"};
+  auto rank = [](size_t at) { return at == 0 ? 0 : at <= 4 ? 1 : at - 3; };
   if (!k.mods.empty()) {
-    size_t next = 0; // the first kind the next one may be
+    size_t next = 0; // the least rank the next kind may have
     for (StringRef mod : llvm::split(k.mods, ',')) {
       const auto *it = llvm::find(kinds, mod);
       if (it == std::end(kinds))
         return "mods: '" + mod.str() + "' is not a score modification kind";
-      size_t at = it - std::begin(kinds);
-      if (at < next)
+      size_t r = rank(it - std::begin(kinds));
+      if (r < next)
         return "mods '" + k.mods +
                "' is not as a key prints it (softcap, a bias, alibi, "
                "score_mod, mask_mod: in that order, each once)";
-      // After a bias form no other bias form may follow.
-      next = mod.starts_with("bias") ? 5 : at + 1;
+      next = r + 1;
     }
   }
-  if (std::string why = checkAttr<MaskAttr>(ctx, "mask", k.mask); !why.empty())
+  MaskAttr mask;
+  if (std::string why = checkAttr(ctx, "mask", k.mask, &mask); !why.empty())
     return why;
   // A lookup compares the mask as text.
   std::string printed;
-  llvm::raw_string_ostream(printed) << parseAttribute(k.mask, &ctx);
+  llvm::raw_string_ostream(printed) << mask;
   if (printed != k.mask)
     return "mask '" + k.mask + "' is not as a key prints it ('" + printed +
            "')";
