@@ -65,8 +65,8 @@ std::string mlir::attn::checkTuningEntry(const TuningEntry &e,
     return "time_ms must be a positive number";
   // The kinds in getTuningKey's order, each once; the bias forms are one
   // kind.
-  static const char *const kinds[] = {"softcap", "bias",  "bias_b1",
-                                      "bias_h1", "bias_b1h1", "alibi",
+  static const char *const kinds[] = {"softcap",   "bias",      "bias_b1",
+                                      "bias_h1",   "bias_b1h1", "alibi",
                                       "score_mod", "mask_mod"};
   auto rank = [](size_t at) { return at == 0 ? 0 : at <= 4 ? 1 : at - 3; };
   if (!k.mods.empty()) {
