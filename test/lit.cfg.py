@@ -34,7 +34,7 @@ config.substitutions.append(
 )
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
-tools = ["attn-opt", "attn-compile", "attn-api-test", "attn-capi-test", "attn-tune", "attn-tuning-db", "mlir-runner", "mlir-opt", "mlir-translate", "not"]
+tools = ["attn-opt", "attn-compile", "attn-api-test", "attn-capi-test", "attn-tune", "attn-tuning-db", "mlir-runner", "mlir-opt", "mlir-translate", "not", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas (CUDA toolkit), for the tests that assemble generated PTX. A machine

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what attn needs on Debian 12 (LLVM/MLIR 22 from Debian's
-# packages, CMake, Ninja, a C++ compiler, ccache, nlohmann-json for the
-# runtime's metadata reader, SQLite for the tuning database) and builds it in ./build.
+# packages, CMake, Ninja, a C++ compiler, ccache, lld to link attn-compile
+# statically, nlohmann-json for the runtime's metadata reader, SQLite for
+# the tuning database) and builds it in ./build.
 # Run as root (or through sudo) from anywhere; re-running is cheap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
-PACKAGES=(cmake ninja-build g++ ccache python3
+PACKAGES=(cmake ninja-build g++ ccache lld python3
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           nlohmann-json3-dev libsqlite3-dev python3-pytest python3-numpy)
 missing=()

@@ -2,17 +2,19 @@
 
 #include "attn/Compiler/Artifact.h"
 #include "GitCommit.h"
+#include "SideCompilation.h"
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
@@ -27,6 +29,10 @@ using namespace mlir::attn;
 static FailureOr<GPUArtifacts>
 compileOnce(ModuleOp module, const GPUPipelineOptions &options,
             bool withCubin);
+static FailureOr<GPUArtifacts>
+lowerToKernels(ModuleOp module, const GPUPipelineOptions &options);
+static LogicalResult serialize(ModuleOp module, StringRef toolkit,
+                               bool withCubin, GPUArtifacts &out);
 
 /// Whether a kernel's launch metadata has a tensor map over a buffer that
 /// it reads and that is not Q, K or V: a tile that attn-stage-loads staged
@@ -61,15 +67,19 @@ mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
   OwningOpRef<ModuleOp> source;
   if (options.stageLoads && options.tmaFallbacks)
     source = module.clone();
-  FailureOr<GPUArtifacts> out = compileOnce(module, options, withCubin);
-  if (failed(out) || !source)
-    return out;
+  FailureOr<GPUArtifacts> out = lowerToKernels(module, options);
+  if (failed(out))
+    return failure();
   std::set<std::string> staged;
-  for (const KernelInfo &kernel : out->kernels)
-    if (stagesLoads(kernel.launch))
-      staged.insert(kernel.name);
-  if (staged.empty())
+  if (source)
+    for (const KernelInfo &kernel : out->kernels)
+      if (stagesLoads(kernel.launch))
+        staged.insert(kernel.name);
+  if (staged.empty()) {
+    if (failed(serialize(module, options.toolkit, withCubin, *out)))
+      return failure();
     return out;
+  }
   // The staging kernels' functions, renamed `<name>__unstaged`; the other
   // attention functions go (their kernels need no fallback).
   for (auto func :
@@ -104,19 +114,57 @@ mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
   unstaged.copyOptionValuesFrom(options);
   unstaged.stageLoads = false;
   unstaged.tuningDb = "";
-  FailureOr<GPUArtifacts> fallbacks = compileOnce(*source, unstaged, withCubin);
-  if (failed(fallbacks))
+  // They compile whole on another thread, in a context of their own, while
+  // this one takes the main kernels through LLVM and ptxas: a staged-bias
+  // artifact took the time of two compilations one after the other (1.4-2.5
+  // s on two cores, docs/perf-log.md, twenty-eighth session).
+  SideCompilation fallback;
+  {
+    llvm::raw_string_ostream os(fallback.source);
+    source->print(os, OpPrintingFlags().enableDebugInfo());
+  }
+  MLIRContext *ctx = module.getContext();
+  auto compileFallback = [&] {
+    fallback.run(
+        ctx->getDialectRegistry(), ctx->shouldPrintOpOnDiagnostic(),
+        [&](ModuleOp m) { return compileOnce(m, unstaged, withCubin); });
+  };
+  LogicalResult main = failure();
+  if (ctx->isMultithreadingEnabled()) {
+    llvm::DefaultThreadPool pool(llvm::optimal_concurrency(1));
+    pool.async(compileFallback);
+    main = serialize(module, options.toolkit, withCubin, *out);
+    pool.wait();
+  } else {
+    main = serialize(module, options.toolkit, withCubin, *out);
+    compileFallback();
+  }
+  // The fallbacks' diagnostics after the main kernels'.
+  for (const CollectedDiagnostic &diag : fallback.diagnostics)
+    emitCollected(ctx, diag);
+  if (failed(main) || failed(fallback.result))
     return failure();
   for (KernelInfo &kernel : out->kernels)
     if (staged.count(kernel.name))
       kernel.tmaFallback = kernel.name + "__unstaged";
-  out->tmaFallbacks = std::make_shared<GPUArtifacts>(std::move(*fallbacks));
+  out->tmaFallbacks =
+      std::make_shared<GPUArtifacts>(std::move(*fallback.result));
   return out;
 }
 
 static FailureOr<GPUArtifacts>
 compileOnce(ModuleOp module, const GPUPipelineOptions &options,
             bool withCubin) {
+  FailureOr<GPUArtifacts> out = lowerToKernels(module, options);
+  if (failed(out) ||
+      failed(serialize(module, options.toolkit, withCubin, *out)))
+    return failure();
+  return out;
+}
+
+/// The attn passes to kernels in gpu.modules, with their launch metadata.
+static FailureOr<GPUArtifacts>
+lowerToKernels(ModuleOp module, const GPUPipelineOptions &options) {
   MLIRContext *ctx = module.getContext();
   if (getMaxSharedBytes(options.chip) == 0)
     return emitError(module.getLoc())
@@ -139,6 +187,13 @@ compileOnce(ModuleOp module, const GPUPipelineOptions &options,
   if (out.kernels.empty())
     return emitError(module.getLoc()) << "no attn.attention to compile";
 
+  return out;
+}
+
+/// The kernels of `lowerToKernels` through LLVM to PTX, and to a cubin.
+static LogicalResult serialize(ModuleOp module, StringRef toolkit,
+                               bool withCubin, GPUArtifacts &out) {
+  MLIRContext *ctx = module.getContext();
   PassManager toLLVM(ctx);
   buildKernelsToLLVMPipeline(toLLVM);
   if (failed(toLLVM.run(module)))
@@ -150,7 +205,7 @@ compileOnce(ModuleOp module, const GPUPipelineOptions &options,
   std::string ptx;
   auto keepISA = [&](StringRef isa) { ptx = isa.str(); };
   gpu::TargetOptions targetOptions(
-      options.toolkit, /*librariesToLink=*/{}, /*cmdOptions=*/{},
+      toolkit.str(), /*librariesToLink=*/{}, /*cmdOptions=*/{},
       /*elfSection=*/{},
       withCubin ? gpu::CompilationTarget::Binary
                 : gpu::CompilationTarget::Assembly,
@@ -183,7 +238,7 @@ compileOnce(ModuleOp module, const GPUPipelineOptions &options,
   out.ptx = std::move(ptx);
   if (withCubin)
     out.cubin = std::move(object);
-  return out;
+  return success();
 }
 
 static llvm::json::Value toJSON(Attribute attr) {

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SideCompilation.h"
 #include "attn/Compiler/Artifact.h"
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
@@ -76,48 +77,6 @@ configurationsFor(ModuleOp module, const GPUPipelineOptions &options,
   return out;
 }
 
-namespace {
-/// A diagnostic of another context, kept as text to be emitted again in
-/// the caller's.
-struct CollectedDiagnostic {
-  DiagnosticSeverity severity;
-  std::string file;
-  unsigned line = 0, column = 0;
-  std::string message;
-  std::vector<CollectedDiagnostic> notes;
-};
-} // namespace
-
-static CollectedDiagnostic collectDiagnostic(Diagnostic &diag) {
-  CollectedDiagnostic out;
-  out.severity = diag.getSeverity();
-  if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation())) {
-    out.file = loc.getFilename().str();
-    out.line = loc.getLine();
-    out.column = loc.getColumn();
-  }
-  out.message = diag.str();
-  for (Diagnostic &note : diag.getNotes())
-    out.notes.push_back(collectDiagnostic(note));
-  return out;
-}
-
-static void emitCollected(MLIRContext *ctx, const CollectedDiagnostic &diag) {
-  Location loc = diag.file.empty()
-                     ? Location(UnknownLoc::get(ctx))
-                     : Location(FileLineColLoc::get(ctx, diag.file, diag.line,
-                                                    diag.column));
-  InFlightDiagnostic out = ctx->getDiagEngine().emit(loc, diag.severity);
-  out << diag.message;
-  for (const CollectedDiagnostic &note : diag.notes) {
-    Location noteLoc =
-        note.file.empty() ? loc
-                          : Location(FileLineColLoc::get(ctx, note.file,
-                                                         note.line, note.column));
-    out.attachNote(noteLoc) << note.message;
-  }
-}
-
 FailureOr<GPUArtifacts>
 mlir::attn::compileWithLengthDispatch(ModuleOp module,
                                       const GPUPipelineOptions &options,
@@ -152,11 +111,8 @@ mlir::attn::compileWithLengthDispatch(ModuleOp module,
 
   // Each variant module, renamed, as text with its locations (diagnostics
   // point into the user's source from any context).
-  struct Job {
+  struct Job : SideCompilation {
     int64_t maxLength;
-    std::string source;
-    FailureOr<GPUArtifacts> result = failure();
-    std::vector<CollectedDiagnostic> diagnostics;
   };
   std::vector<Job> jobs;
   for (auto &[maxLength, names] : members) {
@@ -198,23 +154,12 @@ mlir::attn::compileWithLengthDispatch(ModuleOp module,
   const DialectRegistry &registry = ctx->getDialectRegistry();
   bool printOp = ctx->shouldPrintOpOnDiagnostic();
   auto compileJob = [&](Job &job) {
-    auto own = std::make_shared<MLIRContext>(
-        registry, MLIRContext::Threading::DISABLED);
-    own->printOpOnDiagnostic(printOp);
-    ScopedDiagnosticHandler collect(own.get(), [&](Diagnostic &diag) {
-      job.diagnostics.push_back(collectDiagnostic(diag));
-      return success();
+    job.run(registry, printOp, [&](ModuleOp variant) {
+      GPUPipelineOptions forRun;
+      forRun.copyOptionValuesFrom(options);
+      forRun.seqLen = job.maxLength;
+      return compileToGPU(variant, forRun, withCubin);
     });
-    OwningOpRef<ModuleOp> variant =
-        parseSourceString<ModuleOp>(job.source, ParserConfig(own.get()));
-    if (!variant)
-      return;
-    GPUPipelineOptions forRun;
-    forRun.copyOptionValuesFrom(options);
-    forRun.seqLen = job.maxLength;
-    job.result = compileToGPU(*variant, forRun, withCubin);
-    if (succeeded(job.result))
-      job.result->context = std::move(own);
   };
   GPUPipelineOptions longest;
   longest.copyOptionValuesFrom(options);

@@ -68,7 +68,10 @@ struct LengthVariant {
 /// to the context's handlers. Kernels whose configuration stages a load (a
 /// bias copied by the TMA producer) are compiled a second time without the
 /// staging, as their TMA fallbacks (`tmaFallbacks`; unless
-/// `options.stageLoads` is false, which compiles only those).
+/// `options.stageLoads` is false, which compiles only those); that second
+/// compilation runs on another thread in a context of its own (unless the
+/// module's context has multithreading disabled), its diagnostics after the
+/// main kernels'.
 FailureOr<GPUArtifacts> compileToGPU(ModuleOp module,
                                      const GPUPipelineOptions &options,
                                      bool withCubin);
