@@ -114,41 +114,52 @@ mlir::attn::compileToGPU(ModuleOp module, const GPUPipelineOptions &options,
   unstaged.copyOptionValuesFrom(options);
   unstaged.stageLoads = false;
   unstaged.tuningDb = "";
-  // They compile whole on another thread, in a context of their own, while
-  // this one takes the main kernels through LLVM and ptxas: a staged-bias
-  // artifact took the time of two compilations one after the other (1.4-2.5
-  // s on two cores, docs/perf-log.md, twenty-eighth session).
-  SideCompilation fallback;
-  {
-    llvm::raw_string_ostream os(fallback.source);
-    source->print(os, OpPrintingFlags().enableDebugInfo());
-  }
   MLIRContext *ctx = module.getContext();
-  auto compileFallback = [&] {
-    fallback.run(
-        ctx->getDialectRegistry(), ctx->shouldPrintOpOnDiagnostic(),
-        [&](ModuleOp m) { return compileOnce(m, unstaged, withCubin); });
-  };
-  LogicalResult main = failure();
-  if (ctx->isMultithreadingEnabled()) {
-    llvm::DefaultThreadPool pool(llvm::optimal_concurrency(1));
-    pool.async(compileFallback);
-    main = serialize(module, options.toolkit, withCubin, *out);
-    pool.wait();
+  FailureOr<GPUArtifacts> fallbacks = failure();
+  if (!ctx->isMultithreadingEnabled()) {
+    if (failed(serialize(module, options.toolkit, withCubin, *out)))
+      return failure();
+    fallbacks = compileOnce(*source, unstaged, withCubin);
   } else {
-    main = serialize(module, options.toolkit, withCubin, *out);
-    compileFallback();
+    // They compile whole on another thread, in a context of their own,
+    // while this one takes the main kernels through LLVM and ptxas: a
+    // staged-bias artifact took the time of two compilations one after the
+    // other (1.1-2.5 s on two cores; docs/perf-log.md, twenty-eighth
+    // session). The registry is copied here, not on that thread: this
+    // thread's passes may still load dialects into the context.
+    SideCompilation fallback;
+    {
+      llvm::raw_string_ostream os(fallback.source);
+      source->print(os, OpPrintingFlags().enableDebugInfo());
+    }
+    DialectRegistry registry;
+    ctx->getDialectRegistry().appendTo(registry);
+    bool printOp = ctx->shouldPrintOpOnDiagnostic();
+    LogicalResult main = failure();
+    {
+      llvm::DefaultThreadPool pool(llvm::optimal_concurrency(1));
+      pool.async([&] {
+        fallback.run(registry, printOp, [&](ModuleOp m) {
+          return compileOnce(m, unstaged, withCubin);
+        });
+      });
+      main = serialize(module, options.toolkit, withCubin, *out);
+      pool.wait();
+    }
+    // A main compilation that fails reports why; its fallbacks would
+    // mostly say it again (no ptxas, say).
+    if (failed(main))
+      return failure();
+    for (const CollectedDiagnostic &diag : fallback.diagnostics)
+      emitCollected(ctx, diag);
+    fallbacks = std::move(fallback.result);
   }
-  // The fallbacks' diagnostics after the main kernels'.
-  for (const CollectedDiagnostic &diag : fallback.diagnostics)
-    emitCollected(ctx, diag);
-  if (failed(main) || failed(fallback.result))
+  if (failed(fallbacks))
     return failure();
   for (KernelInfo &kernel : out->kernels)
     if (staged.count(kernel.name))
       kernel.tmaFallback = kernel.name + "__unstaged";
-  out->tmaFallbacks =
-      std::make_shared<GPUArtifacts>(std::move(*fallback.result));
+  out->tmaFallbacks = std::make_shared<GPUArtifacts>(std::move(*fallbacks));
   return out;
 }
 

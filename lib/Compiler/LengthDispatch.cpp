@@ -151,7 +151,9 @@ mlir::attn::compileWithLengthDispatch(ModuleOp module,
   // as long as the main kernels' (ptxas half of it), and the 2-3 modules of
   // an artifact have nothing to share, so they run side by side.
   MLIRContext *ctx = module.getContext();
-  const DialectRegistry &registry = ctx->getDialectRegistry();
+  // A copy: the main compilation may load dialects into ctx meanwhile.
+  DialectRegistry registry;
+  ctx->getDialectRegistry().appendTo(registry);
   bool printOp = ctx->shouldPrintOpOnDiagnostic();
   auto compileJob = [&](Job &job) {
     job.run(registry, printOp, [&](ModuleOp variant) {

@@ -44,7 +44,9 @@ struct SideCompilation {
 
   /// Parses `source` in a new single-threaded context with `registry`'s
   /// dialects and runs `compile` on it; the result owns the context
-  /// (GPUArtifacts::context). Safe to call on another thread.
+  /// (GPUArtifacts::context). May run on another thread, given a registry
+  /// that no other thread changes meanwhile (a copy, not the registry of a
+  /// context that is compiling).
   void run(const DialectRegistry &registry, bool printOpOnDiagnostic,
            function_ref<FailureOr<GPUArtifacts>(ModuleOp)> compile);
 };

@@ -50,8 +50,9 @@ struct GPUArtifacts {
   /// `<kernel>__unstaged`, written as `<stem>__unstaged`; null: none.
   std::shared_ptr<GPUArtifacts> tmaFallbacks;
   /// The context that owns the kernels' `launch` attributes when they were
-  /// compiled in a context of their own (a length variant compiled on
-  /// another thread); null when that is the caller's module's context.
+  /// compiled in a context of their own (a length variant or TMA fallbacks
+  /// compiled on another thread); null when that is the caller's module's
+  /// context.
   std::shared_ptr<MLIRContext> context;
 };
 
@@ -69,9 +70,9 @@ struct LengthVariant {
 /// bias copied by the TMA producer) are compiled a second time without the
 /// staging, as their TMA fallbacks (`tmaFallbacks`; unless
 /// `options.stageLoads` is false, which compiles only those); that second
-/// compilation runs on another thread in a context of its own (unless the
-/// module's context has multithreading disabled), its diagnostics after the
-/// main kernels'.
+/// compilation runs on another thread in a context of its own, its
+/// diagnostics after the main kernels' (unless the module's context has
+/// multithreading disabled: then after the main kernels, in that context).
 FailureOr<GPUArtifacts> compileToGPU(ModuleOp module,
                                      const GPUPipelineOptions &options,
                                      bool withCubin);
