@@ -192,10 +192,11 @@ func.func @head_dim_256_window(%q: memref<?x?x?x256xf16>) {
 }
 
 // A softcap keeps the warp-specialized D = 128 kernels (persistent when
-// unmasked), measured so on the device.
+// unmasked), measured so on the device; with f16 P, for any key length,
+// the conditional rescale too (default-config-softcap-slack.mlir).
 // CHECK-LABEL: func.func @head_dim_128_softcap
 // CHECK: attn.attention
-// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, stage_stores = true>
+// SM90-SAME: gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, rescale_slack = 8, stage_stores = true>
 func.func @head_dim_128_softcap(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {softcap = 30.0 : f64}

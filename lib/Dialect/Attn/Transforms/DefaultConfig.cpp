@@ -397,9 +397,17 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   // unmasked 128 x 144 persistent f16 0.988 / 1.033 / 1.036, bf16 0.979 /
   // 1.017 / 1.062, causal 128 x 128 1.005 / 1.002 / 1.010; at D = 256 the
   // vote's branch made ptxas spill 8 bytes and the kernels ran 0.98-0.99x.
-  // Score modifications: not measured.
-  bool plain = !ScoreModKinds::of(op).any();
-  if (headDim == 128 && valueHeadDim == 128 && plain &&
+  // A softcap alone with f16 P (no max_bound, so a running maximum and a
+  // rescale): the 192 x 80 async_pv kernel with it against without
+  // (results/h100/2026-12-05-session29-lazy-pairs.json, an H100), N = 1024
+  // / 4096 / 16384: 1.022 / 1.063 / 1.056; unmasked only, as measured.
+  // Other modifications: not measured.
+  ScoreModKinds kinds = ScoreModKinds::of(op);
+  bool plain = !kinds.any();
+  bool softcapOnly = kinds.softcap && !kinds.bias && !kinds.positional &&
+                     !kinds.maskMod && !kinds.boundedSoftmax &&
+                     op.getMaskOrDefault().getKind() == MaskKind::None;
+  if (headDim == 128 && valueHeadDim == 128 && (plain || softcapOnly) &&
       (seqLen <= 0 || seqLen > 1024) && slack == 0) {
     lazy = true;
     slack = 8;

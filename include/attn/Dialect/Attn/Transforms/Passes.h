@@ -65,12 +65,12 @@ DefaultConfig getDefaultConfig(MLIRContext *ctx, int64_t headDim,
 /// compiled for key lengths up to `seqLen` (0: any; a static key length
 /// wins): `peel_last_block` for overlapped warp-specialized kernels up to
 /// 1024 keys (512 at D = 256); `lazy_rescale` with `rescale_slack = 8` for
-/// those at D = Dv = 128 without score modifications beyond 1024 keys (or
-/// for any length); `stage_loads` for warp-specialized kernels with a 16-bit
-/// bias (not for a static key extent that is no multiple of 8, which TMA
-/// cannot copy). attn-default-config
-/// and attn-apply-tuning both apply it (a tuned configuration was measured
-/// without them).
+/// those at D = Dv = 128 without score modifications (or with an unmasked
+/// softcap alone and f16 P) beyond 1024 keys (or for any length);
+/// `stage_loads` for warp-specialized kernels with a 16-bit bias (not for a
+/// static key extent that is no multiple of 8, which TMA cannot copy).
+/// attn-default-config and attn-apply-tuning both apply it (a tuned
+/// configuration was measured without them).
 GpuConfigAttr withKeyLengthSchedule(GpuConfigAttr gpu, AttentionOp op,
                                     int64_t seqLen);
 

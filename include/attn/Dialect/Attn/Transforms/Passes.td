@@ -28,7 +28,8 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     keys and causal D = 256 up to 4096. The key length also schedules
     the knobs (`withKeyLengthSchedule`): the last block peeled up to 1024
     keys (512 at D = 256), the lazy rescale with its slack above 1024 for
-    an unmodified D = 128, and the output staged for TMA stores
+    an unmodified D = 128 (or one whose only modification is an unmasked
+    softcap with f16 P), and the output staged for TMA stores
     (`stage_stores`) for a 16-bit Dv = 128. Otherwise on wgmma: D = 64 128 x 128 on 8
     warps, 64 x 64 one stage at D = 256, 64 x 64 on one warpgroup with a
     window; 128 x 64 on 8 warps beside a bias or index tiles at D = 128
