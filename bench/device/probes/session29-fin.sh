@@ -29,12 +29,12 @@ done
 timeout $(( $(left) * 5 / 10 )) python3 bench/device/pair.py --artifacts /tmp/t/fin --artifacts-b /tmp/t/bases --runtime $L \
   --out "$out/fin-vs-old.json" --rounds 3 --ns 512,1024,2048,4096,8192,16384 \
   --pairs mod_f16_d128_softcap=mod_f16_d128_softcap,mod_bf16_d128_softcap=mod_bf16_d128_softcap > "$out/fin-vs-old.txt" 2>&1
-echo "pairs new / committed build: exit $?"; grep -E "A/B" "$out/fin-vs-old.txt" | cut -c1-120
+echo "pairs new / committed build: exit $?"; grep -E "A/B|ERROR" "$out/fin-vs-old.txt" | cut -c1-120
 timeout $(( $(left) * 6 / 10 )) python3 bench/device/pair.py --artifacts /tmp/t/fin --artifacts-b /tmp/t/bases --runtime $L \
   --out "$out/fin-vs-plain.json" --rounds 3 --ns 1024,4096,16384 \
   --pairs mod_f16_d128_softcap=attn_f16_d128_none,mod_bf16_d128_softcap=attn_bf16_d128_none > "$out/fin-vs-plain.txt" 2>&1
-echo "pairs new softcap / plain: exit $?"; grep -E "A/B" "$out/fin-vs-plain.txt" | cut -c1-120
+echo "pairs new softcap / plain: exit $?"; grep -E "A/B|ERROR" "$out/fin-vs-plain.txt" | cut -c1-120
 timeout $(( $(left) - 5 )) python3 bench/device/pair.py --artifacts /tmp/t/tval --runtime $L \
   --out "$out/tval-pairs.json" --rounds 3 --ns 512,1024,4096,16384 \
   --pairs "$(cat /tmp/t/tval/pairs.txt)" > "$out/tval-pairs.txt" 2>&1
-echo "pairs tuned / heuristic: exit $?"; grep -E "A/B" "$out/tval-pairs.txt" | cut -c1-120
+echo "pairs tuned / heuristic: exit $?"; grep -E "A/B|ERROR" "$out/tval-pairs.txt" | cut -c1-120
