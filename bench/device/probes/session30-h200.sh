@@ -5,7 +5,8 @@
 # the two D = 128 softcap kernels: the device matrix's correctness points
 # (odd lengths, NaN/Inf inputs, strided) and timing beside cuDNN /
 # FlashAttention-2 (plain attention) and FlexAttention with the same
-# score_mod (torch.compile, warmed first) on the same inputs.
+# score_mod (torch.compile, warmed first) on the same inputs. Between them,
+# the tuned-against-heuristic pairs of session29-val.sh.
 # Packs: .device/pack/{bases,fin,val}.tgz (session29-fin.sh's header);
 # carry .device/pack and .device/include. usage: session30-h200.sh [LIMIT_S]
 set -uo pipefail
@@ -28,6 +29,10 @@ timeout 90 python3 bench/device/pair.py --artifacts /tmp/t/fin --artifacts-b /tm
   --out "$out/fin-vs-plain.json" --rounds 5 --ns 1024,4096,16384 \
   --pairs mod_f16_d128_softcap=attn_f16_d128_none,mod_bf16_d128_softcap=attn_bf16_d128_none > "$out/fin-vs-plain.txt" 2>&1
 rc=$?; echo "[$(( $(date +%s) - t0 )) s] pairs new softcap / plain: exit $rc"; grep -E "A/B|ERROR" "$out/fin-vs-plain.txt" | cut -c1-120
+timeout 80 python3 bench/device/pair.py --artifacts /tmp/t/tval --runtime $L \
+  --out "$out/tval-pairs.json" --rounds 3 --ns 1024,4096,16384 \
+  --pairs "$(cat /tmp/t/tval/pairs.txt)" > "$out/tval-pairs.txt" 2>&1
+rc=$?; echo "[$(( $(date +%s) - t0 )) s] pairs tuned / heuristic: exit $rc"; grep -E "A/B|ERROR" "$out/tval-pairs.txt" | cut -c1-120
 timeout $(( $(left) - 10 )) python3 bench/device/run.py --artifacts /tmp/t/fin --runtime $L \
   --kernels 'mod_f16_d128_softcap,mod_bf16_d128_softcap' --out "$out/full" --no-isolate --kernel-timeout 150 > "$out/full.log" 2>&1
 rc=$?; echo "[$(( $(date +%s) - t0 )) s] run.py full mode (softcap, with FlexAttention): exit $rc"; grep -E "^\[|passed|FAIL|timing N" "$out/full.log" | cut -c1-170 | tail -20
