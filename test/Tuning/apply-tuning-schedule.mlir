@@ -32,3 +32,13 @@ func.func @causal_short(%q: memref<1x16x1024x128xf16>) {
                  outs(%q : memref<1x16x1024x128xf16>) {mask = #attn.mask<causal, bottom_right>}
   return
 }
+
+// An entry that chose guarded_rescale (an f16 softcap) keeps it and gets
+// no slack: the two rules for moving the reference exclude each other.
+// CHECK-LABEL: func.func @softcap_guarded
+// CHECK: attn.tuning = "db exact 4096", config = #attn.tile_config<block_m = 192, block_n = 80, warps = 12, stages = 2>, gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, async_pv = true, stage_stores = true, guarded_rescale = true>
+func.func @softcap_guarded(%q: memref<1x16x4096x128xf16>) {
+  attn.attention ins(%q, %q, %q : memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>, memref<1x16x4096x128xf16>)
+                 outs(%q : memref<1x16x4096x128xf16>) {softcap = 30.0 : f64}
+  return
+}

@@ -64,6 +64,7 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
   TileConfigAttr config = program.getConfigAttr();
   int64_t threads =
       config ? 32 * config.getWarps() + (specialized ? 128 : 0) : 0;
+  bool guarded = program.getGpuConfigOrDefault().getGuardedRescale();
   WalkResult walk = program.getBody().walk([&](Operation *op) -> WalkResult {
     auto fail = [&](const Twine &why) {
       op->emitOpError() << "has no " << chip << " lowering: " << why;
@@ -91,6 +92,10 @@ static LogicalResult checkLowerable(ProgramOp program, StringRef chip) {
         return fail("a tile constant must have one value for every element "
                     "(a splat)");
     }
+    if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op))
+      if (guarded && !softmax.getMaxBound() && !softmax.getScoreBound())
+        return fail("guarded_rescale needs the softmax's score_bound (a "
+                    "softcap as the only score modification)");
     if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
       auto from = cast<RankedTensorType>(convert.getSource().getType());
       auto to = cast<RankedTensorType>(convert.getType());

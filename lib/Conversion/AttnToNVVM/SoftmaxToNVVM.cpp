@@ -14,7 +14,10 @@
 // long row almost every block's alphas are 1. With `fma_exp2 =
 // k`, k of every 8 exponentials of a row are a polynomial on the FMA pipe
 // (WarpMMA::fmaExp2), which relieves the MUFU pipe where a softcap's tanh
-// doubles its work.
+// doubles its work. With `guarded_rescale` and the op's score_bound (a
+// softcap with f16 P) there is no per-score maximum at all: the reference
+// moves only when a row sum of p grows past 2^15 (guardedRows; measured
+// slower than the slack, so no default sets it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +78,90 @@ static void lazyRescale(ImplicitLocOpBuilder &b, MutableArrayRef<Value> acc,
   scaleUnlessOne(b, acc, factors);
 }
 
+/// The guarded reference of `#attn.gpu_config<guarded_rescale>` for scores
+/// within [-bound, bound] (the op's score_bound): p = 2^(s scale - r) from
+/// the row's reference r (-bound before the first block: every p is then at
+/// least 1) and the row sums (across the quad). Where a row's sum passes
+/// 2^15 (so every p of the row, at most its sum, stays in f16's range),
+/// a branch (the same for the quad) moves the row's r up by the binary
+/// exponent e of its sum, scaling the row's p and sum by exactly 2^-e (the
+/// sum then in [1, 2)). A NaN sum takes no branch and stays NaN. Returns
+/// the references the block ends with; `sums` are the row sums.
+static SmallVector<Value> guardedRows(ImplicitLocOpBuilder &b, WarpMMA &warp,
+                                      const MmaTile &tile,
+                                      MutableArrayRef<Value> s,
+                                      ArrayRef<Value> m,
+                                      SmallVectorImpl<Value> &sums, Value scale,
+                                      double bound, int64_t fmaExp2) {
+  int64_t rows = 2 * tile.mTiles;
+  auto rowRegs = [&](int64_t r) {
+    SmallVector<int64_t> idx;
+    for (int64_t nt = 0; nt < tile.nTiles; ++nt)
+      for (int e = 0; e < 2; ++e)
+        idx.push_back(tile.index(r / 2, nt, 2 * (r % 2) + e));
+    return idx;
+  };
+  Value zero = f32(b, 0.0), lowest = f32(b, -bound);
+  Value limit = f32(b, 32768.0);
+  SmallVector<Value> refs;
+  for (int64_t r = 0; r < rows; ++r) {
+    // -inf (no block yet) starts at -bound; a NaN reference stays NaN.
+    Value ref = arith::MaximumFOp::create(b, m[r], lowest);
+    Value negRef = arith::NegFOp::create(b, ref);
+    Value sum = zero;
+    for (auto [k, i] : llvm::enumerate(rowRegs(r))) {
+      Value t = LLVM::FMAOp::create(b, s[i], scale, negRef);
+      s[i] = int64_t(k % 8) < fmaExp2 ? warp.fmaExp2(t) : warp.exp2(t);
+      sum = arith::AddFOp::create(b, sum, s[i]);
+    }
+    refs.push_back(ref);
+    sums.push_back(sum);
+  }
+  Type i32Type = b.getI32Type();
+  for (int64_t r = 0; r < rows; ++r) {
+    sums[r] = warp.quadReduce(sums[r], /*isMax=*/false);
+    Value big =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, sums[r], limit);
+    // One branch per row, the same for its quad, almost never taken after
+    // the row's first block.
+    SmallVector<int64_t> idx = rowRegs(r);
+    SmallVector<Value> carried;
+    for (int64_t i : idx)
+      carried.push_back(s[i]);
+    carried.push_back(sums[r]);
+    carried.push_back(refs[r]);
+    SmallVector<Type> types(carried.size(), b.getF32Type());
+    auto ifOp = scf::IfOp::create(b, types, big, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      // sum in [2^e, 2^(e+1)): e from the exponent field (the sum is
+      // finite here), at least 0 so that the reference never moves down.
+      Value bits = arith::BitcastOp::create(b, i32Type, sums[r]);
+      Value exponent = arith::SubIOp::create(
+          b, arith::ShRUIOp::create(b, bits, i32(b, 23)), i32(b, 127));
+      Value factor = arith::BitcastOp::create(
+          b, b.getF32Type(),
+          arith::ShLIOp::create(
+              b, arith::SubIOp::create(b, i32(b, 127), exponent), i32(b, 23)));
+      Value moved = arith::AddFOp::create(
+          b, refs[r], arith::SIToFPOp::create(b, b.getF32Type(), exponent));
+      SmallVector<Value> out;
+      for (Value p : ArrayRef<Value>(carried).drop_back())
+        out.push_back(arith::MulFOp::create(b, p, factor));
+      out.push_back(moved);
+      scf::YieldOp::create(b, out);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, carried);
+    }
+    for (auto [k, i] : llvm::enumerate(idx))
+      s[i] = ifOp.getResult(k);
+    sums[r] = ifOp.getResult(idx.size());
+    refs[r] = ifOp.getResult(idx.size() + 1);
+  }
+  return refs;
+}
+
 struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -107,6 +194,37 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     SmallVector<Value> l(adaptor.getSum().begin(), adaptor.getSum().end());
     SmallVector<Value> acc(adaptor.getAcc().begin(), adaptor.getAcc().end());
     SmallVector<Value, 4> alphas;
+    // The op's score_bound, where guarded_rescale uses it (checkLowerable
+    // refuses the knob without one); a max_bound's fixed reference wins.
+    std::optional<APFloat> scoreBound = op.getScoreBound();
+    if (getGpuConfig(op).getGuardedRescale() && scoreBound && !bound) {
+      SmallVector<Value> sums;
+      SmallVector<Value> refs =
+          guardedRows(b, warp, sTile, s, m, sums, scale,
+                      scoreBound->convertToDouble(), fmaExp2);
+      for (int64_t mt = 0; mt < sTile.mTiles; ++mt)
+        for (int half = 0; half < 2; ++half) {
+          int64_t r = 2 * mt + half;
+          Value sum = sums[r];
+          // 0 before the first block (m = -inf), 2^-e after a move, and
+          // exactly 1 otherwise.
+          Value alpha = warp.exp2(arith::SubFOp::create(b, m[r], refs[r]));
+          l[r] = arith::AddFOp::create(b, arith::MulFOp::create(b, l[r], alpha),
+                                       sum);
+          m[r] = refs[r];
+          alphas.push_back(alpha);
+          if (!lazy)
+            for (int64_t nt = 0; nt < accTile.nTiles; ++nt)
+              for (int e = 0; e < 2; ++e) {
+                Value &reg = acc[accTile.index(mt, nt, 2 * half + e)];
+                reg = arith::MulFOp::create(b, reg, alpha);
+              }
+        }
+      if (lazy && !op.getNewAcc().use_empty())
+        lazyRescale(b, acc, accTile, alphas);
+      rewriter.replaceOpWithMultiple(op, {s, m, l, acc});
+      return success();
+    }
     for (int64_t mt = 0; mt < sTile.mTiles; ++mt)
       for (int half = 0; half < 2; ++half) {
         int64_t r = 2 * mt + half;

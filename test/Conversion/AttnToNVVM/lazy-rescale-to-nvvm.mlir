@@ -56,3 +56,45 @@ func.func @eager(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>, %v: memref<
                   gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true>}
   return
 }
+
+// `guarded_rescale` with a softcap and f16 P (the online softmax's
+// score_bound = 30 log2 e): the reference starts at -bound, p = 2^(s scale
+// - ref) with no per-score maximum, and a row's reference moves only in a
+// branch taken where the row's sum of p (across the quad) passes 2^15, by
+// the sum's binary exponent (an exact power of two from its bits).
+// CHECK-LABEL: gpu.func @guarded
+// CHECK: scf.for
+// CHECK: %[[LIMIT:.+]] = arith.constant 3.276800e+04 : f32
+// CHECK: %[[REF:.+]] = arith.maximumf %[[M:arg[0-9]+]], %{{.*}} : f32
+// CHECK-NEXT: %[[NEGREF:.+]] = arith.negf %[[REF]] : f32
+// CHECK-NEXT: llvm.intr.fma(%{{.*}}, %{{.*}}, %[[NEGREF]])
+// CHECK-NEXT: %[[P0:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// No maximum over scores (only each row's start, of its reference %arg):
+// CHECK-NOT: {{arith.maximumf %[0-9c]}}
+// CHECK: gpu.shuffle  xor
+// CHECK: gpu.shuffle  xor
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf %{{.*}}, %shuffleResult
+// CHECK-NEXT: %[[BIG:.+]] = arith.cmpf ogt, %[[SUM]], %[[LIMIT]] : f32
+// CHECK-NEXT: scf.if %[[BIG]] -> (f32,
+// CHECK-NEXT: %[[BITS:.+]] = arith.bitcast %[[SUM]] : f32 to i32
+// CHECK: %[[SHIFTED:.+]] = arith.shrui %[[BITS]]
+// CHECK-NEXT: %[[E:.+]] = arith.subi %[[SHIFTED]]
+// CHECK: %[[FACTOR:.+]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT: %[[EF:.+]] = arith.sitofp %[[E]] : i32 to f32
+// CHECK-NEXT: %[[MOVED:.+]] = arith.addf %[[REF]], %[[EF]] : f32
+// CHECK-NEXT: arith.mulf %[[P0]], %[[FACTOR]] : f32
+// CHECK: arith.mulf %[[SUM]], %[[FACTOR]] : f32
+// CHECK-NEXT: scf.yield {{.*}}, %[[MOVED]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[P0]], {{.*}}, %[[SUM]], %[[REF]] : f32
+// CHECK: }
+// alpha = 2^(m - ref) once both rows are done.
+// CHECK: %[[DIFF:.+]] = arith.subf %[[M]], %{{.*}}#17 : f32
+// CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[DIFF]])
+func.func @guarded(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>, %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)
+                 outs(%o : memref<?x?x?x64xf16>)
+                 {softcap = 30.0 : f64, config = #attn.tile_config<block_m = 128, block_n = 64, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<lazy_rescale = true, wgmma = true, overlap_softmax = true, warp_specialize = true, guarded_rescale = true>}
+  return
+}

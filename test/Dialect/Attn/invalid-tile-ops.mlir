@@ -414,6 +414,15 @@ func.func @online_softmax_bound_inf(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %
 
 // -----
 
+func.func @online_softmax_score_bound_zero(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{score_bound must be positive and finite, got 0}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc {scale_log2e = 1.0 : f32, score_bound = 0.0 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
 func.func @finalize_rows(%m: tensor<32xf32>, %acc: tensor<64x16xf32>) {
   // expected-error @+1 {{running max has 32 rows but the tile has 64}}
   %o, %l = attn.finalize %acc, %m, %m : tensor<64x16xf32>, tensor<32xf32>

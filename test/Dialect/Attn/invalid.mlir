@@ -545,6 +545,11 @@ func.func private @rescale_slack_large() attributes {c = #attn.gpu_config<lazy_r
 
 // -----
 
+// expected-error @+1 {{guarded_rescale moves the reference when the probabilities grow, rescale_slack when the maximum does: set one of them}}
+func.func private @guarded_and_slack() attributes {c = #attn.gpu_config<lazy_rescale = true, rescale_slack = 8, guarded_rescale = true>}
+
+// -----
+
 // expected-error @+1 {{async_pv rotates the overlap of the softmax and needs overlap_softmax and warp_specialize}}
 func.func private @async_pv_alone() attributes {c = #attn.gpu_config<wgmma = true, overlap_softmax = true, async_pv = true>}
 

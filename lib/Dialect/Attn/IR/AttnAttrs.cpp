@@ -104,7 +104,7 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
                       bool pingPong, bool persistent, unsigned fmaExp2,
                       bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
                       bool, bool stageLoads, bool stageStores, bool earlyQK,
-                      unsigned groupM, bool loadsAhead) {
+                      unsigned groupM, bool loadsAhead, bool guardedRescale) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "
@@ -116,6 +116,11 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
                           "2^rescale_slack, which a 16-bit float holds up to "
                           "15, got "
                        << rescaleSlack;
+  // Two rules for when the reference moves: one per kernel.
+  if (guardedRescale && rescaleSlack != 0)
+    return emitError() << "guarded_rescale moves the reference when the "
+                          "probabilities grow, rescale_slack when the "
+                          "maximum does: set one of them";
   // P V in flight across an iteration reads its V stage until the next
   // iteration's wait: only the mbarrier ring of warp specialization
   // releases a stage there (the cp.async ring's barriers are per

@@ -377,6 +377,12 @@ LogicalResult OnlineSoftmaxOp::verify() {
       return emitOpError() << "max_bound must be finite, got "
                            << formatFloatForDiagnostic(b);
   }
+  if (std::optional<APFloat> bound = getScoreBound()) {
+    double r = bound->convertToDouble();
+    if (!std::isfinite(r) || !(r > 0))
+      return emitOpError() << "score_bound must be positive and finite, got "
+                           << formatFloatForDiagnostic(r);
+  }
   return success();
 }
 

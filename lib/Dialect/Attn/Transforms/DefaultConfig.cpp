@@ -66,7 +66,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*rescale_slack=*/0, /*async_pv=*/false,
                            /*prefetch_loads=*/false, /*stage_loads=*/false,
                            /*stage_stores=*/false, /*early_qk=*/false,
-                           /*group_m=*/0, /*loads_ahead=*/false)};
+                           /*group_m=*/0, /*loads_ahead=*/false,
+                           /*guarded_rescale=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -282,7 +283,8 @@ static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
       gpu.getWgmma(), gpu.getOverlapSoftmax(), gpu.getWarpSpecialize(),
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
       rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
-      stageStores, gpu.getEarlyQk(), groupM, gpu.getLoadsAhead());
+      stageStores, gpu.getEarlyQk(), groupM, gpu.getLoadsAhead(),
+      gpu.getGuardedRescale());
 }
 
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit
@@ -401,14 +403,16 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   // rescale): the 192 x 80 async_pv kernel with it against without
   // (results/h100/2026-12-05-session29-lazy-pairs.json, an H100), N = 1024
   // / 4096 / 16384: 1.022 / 1.063 / 1.056; unmasked only, as measured.
-  // Other modifications: not measured.
+  // Other modifications: not measured. A configuration with
+  // guarded_rescale (its own rule for moving the reference) keeps it.
   ScoreModKinds kinds = ScoreModKinds::of(op);
   bool plain = !kinds.any();
   bool softcapOnly = kinds.softcap && !kinds.bias && !kinds.positional &&
                      !kinds.maskMod && !kinds.boundedSoftmax &&
                      op.getMaskOrDefault().getKind() == MaskKind::None;
   if (headDim == 128 && valueHeadDim == 128 && (plain || softcapOnly) &&
-      (seqLen <= 0 || seqLen > 1024) && slack == 0) {
+      (seqLen <= 0 || seqLen > 1024) && slack == 0 &&
+      !gpu.getGuardedRescale()) {
     lazy = true;
     slack = 8;
   }

@@ -190,6 +190,18 @@ struct ScoreMods {
 };
 } // namespace
 
+/// c log2 e where a softcap c > 0 is the only score modification.
+static std::optional<double> softcapOnlyBound(AttentionOp op) {
+  std::optional<APFloat> cap = op.getSoftcap();
+  if (!cap || op.getBias() || op.getAlibiSlopes() ||
+      !op.getScoreMod().empty() || !op.getMaskMod().empty())
+    return std::nullopt;
+  double c = cap->convertToDouble();
+  if (!(c > 0))
+    return std::nullopt;
+  return c * M_LOG2E;
+}
+
 // A softcap alone leaves scores of at most 1 in units of the softmax's
 // scale (c tanh(s scale / c), c in the scale: applyScoreMods), so
 // rowmax(t) <= c log2 e, and the softmax needs no running maximum where
@@ -197,16 +209,21 @@ struct ScoreMods {
 // number of P's type: f32 and bf16 P for c up to 43 (125 binary orders),
 // never f16 P (a row of scores 10 under the cap is already subnormal).
 std::optional<float> mlir::attn::softmaxMaxBound(AttentionOp op) {
-  std::optional<APFloat> cap = op.getSoftcap();
   Type elt = op.getQueryType().getElementType();
-  if (!cap || op.getBias() || op.getAlibiSlopes() ||
-      !op.getScoreMod().empty() || !op.getMaskMod().empty() ||
-      !(elt.isF32() || elt.isBF16()))
+  std::optional<double> bound = softcapOnlyBound(op);
+  if (!bound || 2 * *bound > 125 || !(elt.isF32() || elt.isBF16()))
     return std::nullopt;
-  double c = cap->convertToDouble();
-  if (!(c > 0) || 2 * c * M_LOG2E > 125)
+  return static_cast<float>(*bound);
+}
+
+// The same bound from below: tanh keeps the scores in [-1, 1] in units of
+// the softmax's scale. 2 c log2 e <= 120 keeps 2^(t - r) for any reference
+// r >= -c log2 e, and a sum of up to 256 of them, finite in f32.
+std::optional<float> mlir::attn::softmaxScoreBound(AttentionOp op) {
+  std::optional<double> bound = softcapOnlyBound(op);
+  if (!bound || 2 * *bound > 120)
     return std::nullopt;
-  return static_cast<float>(c * M_LOG2E);
+  return static_cast<float>(*bound);
 }
 
 /// Steps 4's score modifications on the raw scores `s` (of block `col0`):
@@ -402,6 +419,7 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   Value scoreZero = splat(b, scoreT, 0.0f);
 
   std::optional<float> maxBound = softmaxMaxBound(op);
+  std::optional<float> scoreBound = softmaxScoreBound(op);
 
   // Step 4: the loop over visible K/V blocks.
   auto range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask,
@@ -421,9 +439,9 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
         auto [modified, scaleLog2e] = applyScoreMods(lb, mods, s, col0);
         s = MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
         auto softmax = OnlineSoftmaxOp::create(
-            lb, s, state[0], state[1], state[2],
-            lb.getF32FloatAttr(scaleLog2e),
-            maxBound ? lb.getF32FloatAttr(*maxBound) : FloatAttr());
+            lb, s, state[0], state[1], state[2], lb.getF32FloatAttr(scaleLog2e),
+            maxBound ? lb.getF32FloatAttr(*maxBound) : FloatAttr(),
+            scoreBound ? lb.getF32FloatAttr(*scoreBound) : FloatAttr());
         Value p = softmax.getProbs();
         if (elt != f32)
           p = arith::TruncFOp::create(lb, tile({bm, bn}, elt), p);

@@ -268,6 +268,19 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       N = 16384 with `group_m = 16` (docs/perf-log.md, twenty-fourth
       session); the passes do not set it there, since the length dispatch
       runs one CTA per tile at such lengths, still 2-11% faster.
+    * `guarded_rescale` (not with `rescale_slack`; no default sets it):
+      for an online softmax with a `score_bound` R (a softcap alone) and
+      no `max_bound` (f16 P), the row's reference starts at -R and moves
+      only in a branch taken where the row's sum of the block's p (f32, at
+      most 2^(2R) each) passes 2^15, by the sum's binary exponent (p and
+      the sum scaled by exactly that power of two). Every p stays below
+      2^15, in f16's range, with no per-score maximum, no shuffles for it
+      and none of the reference's arithmetic. Measured slower on the H200
+      (0.96-0.99x against `rescale_slack = 8` on the f16 softcap's
+      192 x 80 kernels, 0.96-0.97x the eager causal 128 x 128 one;
+      docs/perf-log.md, thirtieth session): the two branches a block cut
+      ptxas's scheduling across the rows, and at 192 x 80 (128 registers
+      at entry) the kernel spills in its loop.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -294,7 +307,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$stage_stores,
     DefaultValuedParameter<"bool", "false">:$early_qk,
     DefaultValuedParameter<"unsigned", "0">:$group_m,
-    DefaultValuedParameter<"bool", "false">:$loads_ahead
+    DefaultValuedParameter<"bool", "false">:$loads_ahead,
+    DefaultValuedParameter<"bool", "false">:$guarded_rescale
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -307,7 +321,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
                    /*early_qk=*/false, /*group_m=*/0,
-                   /*loads_ahead=*/false);
+                   /*loads_ahead=*/false, /*guarded_rescale=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -318,7 +332,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
                    /*early_qk=*/false, /*group_m=*/0,
-                   /*loads_ahead=*/false);
+                   /*loads_ahead=*/false, /*guarded_rescale=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

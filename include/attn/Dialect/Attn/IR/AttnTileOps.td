@@ -356,6 +356,13 @@ def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
     stays a normal number of P's type (attn-tile sets it for f32 and bf16
     P with `B - min(t) <= 125`, never for f16 P).
 
+    `score_bound = R` states that every `t` is `-inf`, NaN or within
+    `[-R, R]` (attn-tile sets it where a softcap is the only modification,
+    for every P type, with `2 R <= 120`). It changes nothing here; a
+    lowering may use it, as `#attn.gpu_config<guarded_rescale>` does: with
+    every `exp2(t - r)` for `r >= -R` below `2^120` in f32, the reference
+    can start at `-R` and move only when the probabilities grow large.
+
     ```mlir
     %p, %m1, %l1, %acc1 = attn.online_softmax %s, %m, %l, %acc
         {scale_log2e = 0.18033688 : f32}
@@ -365,7 +372,8 @@ def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
   let arguments = (ins Attn_F32Tile2D:$scores, Attn_F32Tile1D:$max,
                        Attn_F32Tile1D:$sum, Attn_F32Tile2D:$acc,
                        F32Attr:$scale_log2e,
-                       OptionalAttr<F32Attr>:$max_bound);
+                       OptionalAttr<F32Attr>:$max_bound,
+                       OptionalAttr<F32Attr>:$score_bound);
   let results = (outs Attn_F32Tile2D:$probs, Attn_F32Tile1D:$new_max,
                       Attn_F32Tile1D:$new_sum, Attn_F32Tile2D:$new_acc);
   let assemblyFormat = [{

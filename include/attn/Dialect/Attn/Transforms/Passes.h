@@ -24,14 +24,20 @@ struct DefaultConfig {
   GpuConfigAttr gpu;
 };
 
-/// The score modifications of an op, as far as the heuristic cares: each
-/// holds values in registers next to the scores.
 /// The bound attn-tile writes on `op`'s online softmax (`max_bound`, the
 /// scaled scores' maximum, c log2 e) where a softcap is its only score
 /// modification and P keeps f32's exponent range (bf16, f32) with
 /// 2 c log2 e <= 125, so that a row's largest p stays a normal number;
 /// nothing otherwise (f16 P, other modifications).
 std::optional<float> softmaxMaxBound(AttentionOp op);
+/// The range attn-tile writes on `op`'s online softmax (`score_bound`:
+/// every scaled score within [-c log2 e, c log2 e]) where a softcap is its
+/// only score modification, with 2 c log2 e <= 120, for every P type;
+/// nothing otherwise.
+std::optional<float> softmaxScoreBound(AttentionOp op);
+
+/// The score modifications of an op, as far as the heuristic cares: each
+/// holds values in registers next to the scores.
 
 struct ScoreModKinds {
   bool bias = false;
