@@ -174,6 +174,22 @@ def main(argv):
             out.append("\nn/a:\n")
             out += ["* %s" % u[:300] for u in unavailable]
 
+    # FlexAttention with the same score_mod (run.py times it at one N for
+    # kernels whose harness asks), and without any modification.
+    frows = [[k.get("name", "?"), t.get("N"), "%s x %s" % (t.get("B"), t.get("H")),
+              tflops(t.get("attn_tflops")), tflops(t.get("flex_tflops")),
+              tflops(t.get("flex_plain_tflops")),
+              "%.2f" % (t["attn_tflops"] / t["flex_tflops"])
+              if num(t.get("attn_tflops")) and num(t.get("flex_tflops")) else "-"]
+             for k in kernels for t in (k.get("timing") or []) if "flex_tflops" in t]
+    if frows:
+        out.append("\n## FlexAttention (same score_mod)\n")
+        out.append("torch.compile(flex_attention) with the kernel's score_mod and "
+                   "mask (compiled and warmed before timing), and without them "
+                   "(flex plain), on the same inputs.\n")
+        out.append(table(["kernel", "N", "B x H", "attn", "flex", "flex plain",
+                          "attn/flex"], frows))
+
     crows = [[k.get("name", "?"), ms(k["load"].get("load_ms")),
               ms(k["load"].get("first_launch_ms")), ms(k["load"].get("second_launch_ms"))]
              for k in kernels if "load_ms" in k.get("load", {})]
