@@ -5,7 +5,7 @@
 // (f32, bf16) with 2 c log2 e <= 125, so that exp2 of the lowest row
 // maximum against the bound stays a normal number of P's type; and it
 // states the scores' range (score_bound = c log2 e) for every P type
-// where 2 c log2 e <= 120, which guarded_rescale uses (f16 P).
+// where 2 c log2 e <= 118, which guarded_rescale uses (f16 P).
 
 // CHECK-LABEL: func.func @bf16_cap30
 // CHECK: attn.online_softmax {{.*}} {max_bound = 43.2808495 : f32, scale_log2e = 43.2808495 : f32, score_bound = 43.2808495 : f32}
@@ -16,7 +16,7 @@
 // CHECK-LABEL: func.func @f16_cap30
 // CHECK-NOT: max_bound
 // CHECK: attn.online_softmax {{.*}} {scale_log2e = 43.2808495 : f32, score_bound = 43.2808495 : f32}
-// 2 c log2 e = 120.3: within max_bound's 125, past score_bound's 120.
+// 2 c log2 e = 120.3: within max_bound's 125, past score_bound's 118.
 // CHECK-LABEL: func.func @bf16_cap41_7
 // CHECK: attn.online_softmax {{.*}} {max_bound = 60.1603813 : f32, scale_log2e = 60.1603813 : f32}
 // A cap of 50 would leave a row's largest p at e^-100, subnormal in f32.

@@ -17,7 +17,7 @@ func.func @unbounded(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>, %v: mem
 
 // -----
 
-// A softcap of 50: 2 c log2 e = 144 > 120, so 2^(t - ref) could leave f32.
+// A softcap of 50: 2 c log2 e = 144 > 118, so 2^(t - ref) could leave f32.
 func.func @cap50(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>, %v: memref<?x?x?x64xf16>, %o: memref<?x?x?x64xf16>) {
   // expected-error @+1 {{guarded_rescale needs the softmax's score_bound}}
   attn.attention ins(%q, %k, %v : memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>)

@@ -217,11 +217,12 @@ std::optional<float> mlir::attn::softmaxMaxBound(AttentionOp op) {
 }
 
 // The same bound from below: tanh keeps the scores in [-1, 1] in units of
-// the softmax's scale. 2 c log2 e <= 120 keeps 2^(t - r) for any reference
-// r >= -c log2 e, and a sum of up to 256 of them, finite in f32.
+// the softmax's scale. 2 c log2 e <= 118 keeps 2^(t - r) for any reference
+// r >= -c log2 e at most 2^118, and a row sum of up to 256 of them (the
+// widest K/V block) at most 2^126, finite in f32.
 std::optional<float> mlir::attn::softmaxScoreBound(AttentionOp op) {
   std::optional<double> bound = softcapOnlyBound(op);
-  if (!bound || 2 * *bound > 120)
+  if (!bound || 2 * *bound > 118)
     return std::nullopt;
   return static_cast<float>(*bound);
 }

@@ -358,10 +358,11 @@ def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
 
     `score_bound = R` states that every `t` is `-inf`, NaN or within
     `[-R, R]` (attn-tile sets it where a softcap is the only modification,
-    for every P type, with `2 R <= 120`). It changes nothing here; a
+    for every P type, with `2 R <= 118`). It changes nothing here; a
     lowering may use it, as `#attn.gpu_config<guarded_rescale>` does: with
-    every `exp2(t - r)` for `r >= -R` below `2^120` in f32, the reference
-    can start at `-R` and move only when the probabilities grow large.
+    every `exp2(t - r)` for `r >= -R` at most `2^118` in f32 (a row sum of
+    256 of them at most `2^126`), the reference can start at `-R` and move
+    only when the probabilities grow large.
 
     ```mlir
     %p, %m1, %l1, %acc1 = attn.online_softmax %s, %m, %l, %acc

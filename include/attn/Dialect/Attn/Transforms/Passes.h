@@ -32,7 +32,7 @@ struct DefaultConfig {
 std::optional<float> softmaxMaxBound(AttentionOp op);
 /// The range attn-tile writes on `op`'s online softmax (`score_bound`:
 /// every scaled score within [-c log2 e, c log2 e]) where a softcap is its
-/// only score modification, with 2 c log2 e <= 120, for every P type;
+/// only score modification, with 2 c log2 e <= 118, for every P type;
 /// nothing otherwise.
 std::optional<float> softmaxScoreBound(AttentionOp op);
 
