@@ -136,7 +136,7 @@ static SmallVector<Value> guardedRows(ImplicitLocOpBuilder &b, WarpMMA &warp,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       // sum in [2^e, 2^(e+1)): e from the exponent field (the sum is
-      // finite here), at least 0 so that the reference never moves down.
+      // finite and past 2^15 here, so e >= 15: the reference moves up).
       Value bits = arith::BitcastOp::create(b, i32Type, sums[r]);
       Value exponent = arith::SubIOp::create(
           b, arith::ShRUIOp::create(b, bits, i32(b, 23)), i32(b, 127));
