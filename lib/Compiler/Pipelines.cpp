@@ -39,7 +39,8 @@ static std::unique_ptr<Pass> createBufferizePass() {
 
 /// Steps shared by every target: pick tile sizes, bufferize attn.attention
 /// on tensors, tile it, split masked K/V blocks from unmasked ones, visit
-/// them last to first where the configuration asks for it.
+/// them last to first and take the row maximum before a softcap where the
+/// configuration asks for it.
 static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
                                      StringRef chip, int64_t seqLen = 0) {
   attn::AttnDefaultConfigOptions config;
@@ -51,6 +52,7 @@ static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
   if (splitKVLoop)
     pm.addPass(attn::createAttnSplitKVLoop());
   pm.addPass(attn::createAttnReverseKVLoops());
+  pm.addPass(attn::createAttnHoistRowMax());
 }
 
 void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,

@@ -25,7 +25,8 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
       /*prefetch_loads=*/false, /*stage_loads=*/false,
       /*stage_stores=*/false,
       /*early_qk=*/warpSpecialize && overlapSoftmax && asyncPV && earlyQK,
-      /*group_m=*/0, /*loads_ahead=*/false, /*guarded_rescale=*/false);
+      /*group_m=*/0, /*loads_ahead=*/false, /*guarded_rescale=*/false,
+      /*hoist_row_max=*/false);
 }
 
 std::string TuningCandidate::str() const {

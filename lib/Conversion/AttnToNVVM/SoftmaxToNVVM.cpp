@@ -17,7 +17,9 @@
 // doubles its work. With `guarded_rescale` and the op's score_bound (a
 // softcap with f16 P) there is no per-score maximum at all: the reference
 // moves only when a row sum of p grows past 2^15 (guardedRows; measured
-// slower than the slack, so no default sets it).
+// slower than the slack, so no default sets it). With a `block_max`
+// operand (attn-hoist-row-max) the program has reduced the rows itself,
+// before the score modification: its registers replace the row maximum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -193,6 +195,10 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
     SmallVector<Value> m(adaptor.getMax().begin(), adaptor.getMax().end());
     SmallVector<Value> l(adaptor.getSum().begin(), adaptor.getSum().end());
     SmallVector<Value> acc(adaptor.getAcc().begin(), adaptor.getAcc().end());
+    // The program's own row maximum (attn-hoist-row-max), one register per
+    // row as #attn.rows holds it, already reduced across the quad.
+    SmallVector<Value> blockMax(adaptor.getBlockMax().begin(),
+                                adaptor.getBlockMax().end());
     SmallVector<Value, 4> alphas;
     // The op's score_bound, where guarded_rescale uses it (checkLowerable
     // refuses the knob without one); a max_bound's fixed reference wins.
@@ -237,14 +243,19 @@ struct OnlineSoftmaxLowering : public OpConversionPattern<OnlineSoftmaxOp> {
         Value newMax = boundValue, negRef = negBound;
         if (!bound) {
           Value rowMax = negInf;
-          for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
-            for (int e = 0; e < 2; ++e) {
-              Value &reg = s[sTile.index(mt, nt, 2 * half + e)];
-              if (prescaled)
-                reg = arith::MulFOp::create(b, reg, scale);
-              rowMax = arith::MaximumFOp::create(b, rowMax, reg);
-            }
-          rowMax = warp.quadReduce(rowMax, /*isMax=*/true);
+          if (!blockMax.empty()) {
+            // The verifier holds the scale positive here.
+            rowMax = blockMax[r];
+          } else {
+            for (int64_t nt = 0; nt < sTile.nTiles; ++nt)
+              for (int e = 0; e < 2; ++e) {
+                Value &reg = s[sTile.index(mt, nt, 2 * half + e)];
+                if (prescaled)
+                  reg = arith::MulFOp::create(b, reg, scale);
+                rowMax = arith::MaximumFOp::create(b, rowMax, reg);
+              }
+            rowMax = warp.quadReduce(rowMax, /*isMax=*/true);
+          }
           if (!prescaled)
             rowMax = arith::MulFOp::create(b, rowMax, scale);
           newMax = arith::MaximumFOp::create(b, m[r], rowMax);

@@ -437,3 +437,31 @@ func.func @finalize_sum_type(%m: tensor<64xf32>, %l: tensor<32xf32>, %acc: tenso
       : (tensor<64x16xf32>, tensor<64xf32>, tensor<32xf32>) -> (tensor<64x16xf32>, tensor<64xf32>)
   return
 }
+
+// -----
+
+func.func @online_softmax_block_max_negative_scale(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{block_max needs a positive scale_log2e, got -1}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc block_max %m {scale_log2e = -1.0 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_block_max_and_bound(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{block_max and max_bound both give the row maximum}}
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %m, %acc block_max %m {max_bound = 4.0 : f32, scale_log2e = 1.0 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_block_max_type(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %bm: tensor<32xf32>, %acc: tensor<64x16xf32>) {
+  // expected-error @+1 {{failed to verify that block_max has the running max's type}}
+  %p, %m1, %l1, %a1 = "attn.online_softmax"(%s, %m, %m, %acc, %bm) {scale_log2e = 1.0 : f32}
+      : (tensor<64x32xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>, tensor<32xf32>)
+      -> (tensor<64x32xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>)
+  return
+}

@@ -247,3 +247,15 @@ func.func @softmax(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %l: tensor<64xf32>
   %o, %lse = attn.finalize %a1, %m1, %l1 : tensor<64x16xf32>, tensor<64xf32>
   return %p, %o, %lse : tensor<64x32xf32>, tensor<64x16xf32>, tensor<64xf32>
 }
+
+// The program's own row maximum (attn-hoist-row-max): an optional operand
+// of the running max's type.
+// CHECK-LABEL: func.func @softmax_block_max
+// CHECK-SAME: %[[BM:[a-zA-Z0-9_]+]]: tensor<64xf32>)
+// CHECK: attn.online_softmax %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} block_max %[[BM]] {scale_log2e = 1.250000e-01 : f32}
+func.func @softmax_block_max(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %l: tensor<64xf32>,
+                             %acc: tensor<64x16xf32>, %bm: tensor<64xf32>) -> tensor<64x32xf32> {
+  %p, %m1, %l1, %a1 = attn.online_softmax %s, %m, %l, %acc block_max %bm {scale_log2e = 0.125 : f32}
+      : tensor<64x32xf32>, tensor<64xf32>, tensor<64x16xf32>
+  return %p : tensor<64x32xf32>
+}

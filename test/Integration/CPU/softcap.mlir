@@ -20,6 +20,26 @@
 // RUN:   | sed -e 's/@DT@/bf16/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.truncf/g; s/@BCVT@/arith.bitcast/g; s/@MASK@//' \
 // RUN:   | sed -e 's/tolOut = arith.constant 1.0e-5/tolOut = arith.constant 2.0e-2/; s/tolLse = arith.constant 1.0e-5/tolLse = arith.constant 1.0e-2/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// With #attn.gpu_config<hoist_row_max> the softmax takes each unmasked
+// block's row maximum from the scores before the tanh (attn-hoist-row-max,
+// block_max): f32 and f16 P (the one without max_bound), alone and causal.
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@MASK@/, config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<hoist_row_max = true>/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f16/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.truncf/g; s/@BCVT@/arith.bitcast/g; s/@MASK@/, mask = #attn.mask<causal, top_left>, config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<hoist_row_max = true>/' \
+// RUN:   | sed -e 's/%right_ref = arith.constant -1 : index/%right_ref = arith.constant 0 : index/' \
+// RUN:   | sed -e 's/tolOut = arith.constant 1.0e-5/tolOut = arith.constant 5.0e-3/; s/tolLse = arith.constant 1.0e-5/tolLse = arith.constant 1.0e-3/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-mods.mlir | sed -e 's/@DT@/f16/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.truncf/g; s/@BCVT@/arith.bitcast/g; s/@MASK@/, mask = #attn.mask<causal, top_left>, config = #attn.tile_config<block_m = 64, block_n = 32, warps = 4, stages = 1>, gpu_config = #attn.gpu_config<hoist_row_max = true>/' | attn-opt --attn-tile --attn-split-kv-loop --attn-hoist-row-max | FileCheck %s --check-prefix=HOIST
+// HOIST: %[[S:.+]] = attn.dot
+// HOIST: %[[R:.+]] = attn.reduce_rows max %[[S]] : tensor<64x32xf32> -> tensor<64xf32>
+// HOIST: %[[RU:.+]] = arith.mulf %[[R]], %{{.+}} : tensor<64xf32>
+// HOIST: %[[RT:.+]] = math.tanh %[[RU]] fastmath<afn> : tensor<64xf32>
+// HOIST: attn.online_softmax {{.+}} block_max %[[RT]] {scale_log2e = 7.2134752
+// HOIST: attn.mask
+// HOIST-NOT: block_max
+// HOIST: attn.finalize
 // The cap becomes a tanh on the scores in the tile program, with the
 // factor c moved into the softmax scale (c log2 e = 7.21...):
 // RUN: cat %s %S/Inputs/check-mods.mlir | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@MASK@//' | attn-opt --attn-default-config --attn-tile | FileCheck %s --check-prefix=TILE

@@ -98,13 +98,12 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // TileConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
-                      bool, bool, bool overlapSoftmax, bool warpSpecialize,
-                      bool pingPong, bool persistent, unsigned fmaExp2,
-                      bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
-                      bool, bool stageLoads, bool stageStores, bool earlyQK,
-                      unsigned groupM, bool loadsAhead, bool guardedRescale) {
+LogicalResult GpuConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, bool, bool, bool, bool,
+    bool overlapSoftmax, bool warpSpecialize, bool pingPong, bool persistent,
+    unsigned fmaExp2, bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
+    bool, bool stageLoads, bool stageStores, bool earlyQK, unsigned groupM,
+    bool loadsAhead, bool guardedRescale, bool hoistRowMax) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "

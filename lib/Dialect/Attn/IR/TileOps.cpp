@@ -383,6 +383,16 @@ LogicalResult OnlineSoftmaxOp::verify() {
       return emitOpError() << "score_bound must be positive and finite, got "
                            << formatFloatForDiagnostic(r);
   }
+  // block_max stands for rowmax(scores), which the scale maps to rowmax(t)
+  // only when it is positive; with a max_bound there is no row maximum.
+  if (getBlockMax()) {
+    if (!(scale > 0))
+      return emitOpError() << "block_max needs a positive scale_log2e, got "
+                           << formatFloatForDiagnostic(scale);
+    if (getMaxBound())
+      return emitOpError()
+             << "block_max and max_bound both give the row maximum";
+  }
   return success();
 }
 

@@ -41,11 +41,17 @@ struct DecomposeOnlineSoftmax : public OpRewritePattern<OnlineSoftmaxOp> {
     Value t = arith::MulFOp::create(
         b, op.getScores(),
         splat(b, tileT, op.getScaleLog2e().convertToDouble()));
-    // With a bound the row maximum is taken to be the bound (see the op).
+    // With a bound the row maximum is taken to be the bound, with a
+    // block_max the program's own (scaled as t is; see the op).
     std::optional<APFloat> bound = op.getMaxBound();
-    Value rowMax =
-        bound ? splat(b, rowT, bound->convertToDouble())
-              : Value(ReduceRowsOp::create(b, rowT, ReductionKind::Max, t));
+    Value rowMax;
+    if (bound)
+      rowMax = splat(b, rowT, bound->convertToDouble());
+    else if (Value blockMax = op.getBlockMax())
+      rowMax = arith::MulFOp::create(
+          b, blockMax, splat(b, rowT, op.getScaleLog2e().convertToDouble()));
+    else
+      rowMax = ReduceRowsOp::create(b, rowT, ReductionKind::Max, t);
     Value newMax = arith::MaximumFOp::create(b, op.getMax(), rowMax);
     Value isEmpty = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax,
                                           splat(b, rowT, kNegInf));

@@ -67,7 +67,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*prefetch_loads=*/false, /*stage_loads=*/false,
                            /*stage_stores=*/false, /*early_qk=*/false,
                            /*group_m=*/0, /*loads_ahead=*/false,
-                           /*guarded_rescale=*/false)};
+                           /*guarded_rescale=*/false, /*hoist_row_max=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -284,7 +284,7 @@ static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
       rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
       stageStores, gpu.getEarlyQk(), groupM, gpu.getLoadsAhead(),
-      gpu.getGuardedRescale());
+      gpu.getGuardedRescale(), gpu.getHoistRowMax());
 }
 
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit

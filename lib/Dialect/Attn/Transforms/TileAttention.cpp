@@ -440,7 +440,8 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
         auto [modified, scaleLog2e] = applyScoreMods(lb, mods, s, col0);
         s = MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
         auto softmax = OnlineSoftmaxOp::create(
-            lb, s, state[0], state[1], state[2], lb.getF32FloatAttr(scaleLog2e),
+            lb, s, state[0], state[1], state[2], /*block_max=*/Value(),
+            lb.getF32FloatAttr(scaleLog2e),
             maxBound ? lb.getF32FloatAttr(*maxBound) : FloatAttr(),
             scoreBound ? lb.getF32FloatAttr(*scoreBound) : FloatAttr());
         Value p = softmax.getProbs();

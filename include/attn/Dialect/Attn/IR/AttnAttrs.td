@@ -281,6 +281,15 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       docs/perf-log.md, thirtieth session): the two branches a block cut
       ptxas's scheduling across the rows, and at 192 x 80 (128 registers
       at entry) the kernel spills in its loop.
+    * `hoist_row_max`: where an online softmax's scores are a monotone
+      elementwise function of another tile (a softcap, `c tanh(s / c)`, of
+      the product's scores) and no `max_bound` is set (f16 P),
+      `attn-hoist-row-max` takes the block's row maximum of the product
+      itself and applies the function to that one value per row
+      (`block_max`), so that the reduction and its shuffles no longer wait
+      for the last `tanh` of the block: they run beside the MUFU work, and
+      the exponentials start right after it. One more `tanh` per row and
+      block. Masked blocks keep the maximum of the masked scores.
 
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
@@ -308,7 +317,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"bool", "false">:$early_qk,
     DefaultValuedParameter<"unsigned", "0">:$group_m,
     DefaultValuedParameter<"bool", "false">:$loads_ahead,
-    DefaultValuedParameter<"bool", "false">:$guarded_rescale
+    DefaultValuedParameter<"bool", "false">:$guarded_rescale,
+    DefaultValuedParameter<"bool", "false">:$hoist_row_max
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -321,7 +331,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
                    /*early_qk=*/false, /*group_m=*/0,
-                   /*loads_ahead=*/false, /*guarded_rescale=*/false);
+                   /*loads_ahead=*/false, /*guarded_rescale=*/false,
+                   /*hoist_row_max=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -332,7 +343,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*async_pv=*/false, /*prefetch_loads=*/false,
                    /*stage_loads=*/false, /*stage_stores=*/false,
                    /*early_qk=*/false, /*group_m=*/0,
-                   /*loads_ahead=*/false, /*guarded_rescale=*/false);
+                   /*loads_ahead=*/false, /*guarded_rescale=*/false,
+                   /*hoist_row_max=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

@@ -328,7 +328,9 @@ def Attn_BroadcastRowsOp : Attn_Op<"broadcast_rows", [Pure]> {
 def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
     AllTypesMatch<["scores", "probs"]>,
     AllTypesMatch<["max", "sum", "new_max", "new_sum"]>,
-    AllTypesMatch<["acc", "new_acc"]>]> {
+    AllTypesMatch<["acc", "new_acc"]>,
+    OptionalTypesMatchWith<"block_max has the running max's type", "max",
+                           "block_max", "$_self">]> {
   let summary = "One step of the online softmax over a block of scores";
   let description = [{
     With `t = scores * scale_log2e` (the softmax scale times log2(e), so that
@@ -364,22 +366,37 @@ def Attn_OnlineSoftmaxOp : Attn_Op<"online_softmax", [Pure,
     256 of them at most `2^126`), the reference can start at `-R` and move
     only when the probabilities grow large.
 
+    With a `block_max` operand (a row tile of the scores' own units, a
+    positive `scale_log2e`, no `max_bound`), `rowmax(t)` is taken to be
+    `block_max * scale_log2e`: the program computed the block's row
+    maximum itself, as `attn-hoist-row-max` does from the scores before a
+    monotone score modification (the maximum of `tanh(s / c)` is
+    `tanh(max(s) / c)`), so that a lowering need not reduce the modified
+    scores. It must be the row maximum of `scores` up to the rounding of
+    the computation that made it (or more); the result is then the same up
+    to rounding, the reference only being that much further from the
+    maximum.
+
     ```mlir
     %p, %m1, %l1, %acc1 = attn.online_softmax %s, %m, %l, %acc
         {scale_log2e = 0.18033688 : f32}
+        : tensor<64x32xf32>, tensor<64xf32>, tensor<64x64xf32>
+    %p2, %m2, %l2, %acc2 = attn.online_softmax %s, %m, %l, %acc
+        block_max %bm {scale_log2e = 0.18033688 : f32}
         : tensor<64x32xf32>, tensor<64xf32>, tensor<64x64xf32>
     ```
   }];
   let arguments = (ins Attn_F32Tile2D:$scores, Attn_F32Tile1D:$max,
                        Attn_F32Tile1D:$sum, Attn_F32Tile2D:$acc,
+                       Optional<Attn_F32Tile1D>:$block_max,
                        F32Attr:$scale_log2e,
                        OptionalAttr<F32Attr>:$max_bound,
                        OptionalAttr<F32Attr>:$score_bound);
   let results = (outs Attn_F32Tile2D:$probs, Attn_F32Tile1D:$new_max,
                       Attn_F32Tile1D:$new_sum, Attn_F32Tile2D:$new_acc);
   let assemblyFormat = [{
-    $scores `,` $max `,` $sum `,` $acc attr-dict `:` type($scores) `,`
-    type($max) `,` type($acc)
+    $scores `,` $max `,` $sum `,` $acc (`block_max` $block_max^)? attr-dict
+    `:` type($scores) `,` type($max) `,` type($acc)
   }];
   let hasVerifier = 1;
 }

@@ -204,6 +204,45 @@ def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def AttnHoistRowMax : Pass<"attn-hoist-row-max"> {
+  let summary = "Take a softmax's row maximum before a monotone score modification";
+  let description = [{
+    In each `attn.program` whose `#attn.gpu_config` has `hoist_row_max`,
+    for each `attn.online_softmax` with a positive scale, no `max_bound`
+    and no `block_max` whose scores are a chain of monotone non-decreasing
+    elementwise ops on another 2-D tile `r` (`arith.mulf` or `arith.divf`
+    by a positive splat constant, `arith.addf` or `arith.subf` of a splat
+    constant, `math.tanh`, `math.exp`, `math.exp2`, in any number; the
+    softcap `tanh(s * scale / c)` that `attn-tile` writes), takes
+    `attn.reduce_rows max` of `r`, applies the same chain to that row tile
+    (same ops, same fastmath flags, the constants as row tiles) and passes
+    the result as the softmax's `block_max`: the maximum of a monotone
+    function is the function of the maximum. A chain that ends at
+    `attn.mask` (masked blocks: the maximum must be that of the visible
+    scores) or at any other op is left alone.
+
+    Why: on the GPU the row maximum of the modified scores is a reduction
+    and two shuffles that wait for the block's last `tanh`, and every
+    exponential waits for it (the thirty-first session's perf log). Taken
+    from `r`, the reduction runs beside the MUFU work.
+
+    ```mlir
+    // Before:
+    %s = attn.dot %q, %k, %zero transpose_b : ...
+    %u = arith.mulf %s, %c : tensor<128x64xf32>
+    %t = math.tanh %u fastmath<afn> : tensor<128x64xf32>
+    %p, %m1, %l1, %a1 = attn.online_softmax %t, %m, %l, %a {scale_log2e = 43.28 : f32} : ...
+    // After:
+    %r = attn.reduce_rows max %s : tensor<128x64xf32> -> tensor<128xf32>
+    %ru = arith.mulf %r, %c_rows : tensor<128xf32>
+    %rt = math.tanh %ru fastmath<afn> : tensor<128xf32>
+    %p, %m1, %l1, %a1 = attn.online_softmax %t, %m, %l, %a block_max %rt {scale_log2e = 43.28 : f32} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def AttnDecomposeOnlineSoftmax : Pass<"attn-decompose-online-softmax"> {
   let summary = "Spell attn.online_softmax and attn.finalize out in smaller tile ops";
   let description = [{
