@@ -281,7 +281,9 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       docs/perf-log.md, thirtieth session): the two branches a block cut
       ptxas's scheduling across the rows, and at 192 x 80 (128 registers
       at entry) the kernel spills in its loop.
-    * `hoist_row_max`: where an online softmax's scores are a monotone
+    * `hoist_row_max` (no default sets it: not yet measured on a GPU,
+      docs/perf-log.md, thirty-first session): where an online softmax's
+      scores are a monotone
       elementwise function of another tile (a softcap, `c tanh(s / c)`, of
       the product's scores) and no `max_bound` is set (f16 P),
       `attn-hoist-row-max` takes the block's row maximum of the product
