@@ -54,7 +54,8 @@
 // database's unmasked f16 D = 128 keys with a full [B, H, Nq, Nk] bias and
 // with a batch-broadcast one ([1, H, Nq, Nk]) give each its own robust
 // configuration (128 x 128 persistent without the overlap, 128 x 112
-// async_pv persistent: the nineteenth session's staged re-tune), and a
+// async_pv persistent: the nineteenth session's staged re-tune; f16
+// unmasked on async_pv, so withKeyLengthSchedule adds the slack), and a
 // head-broadcast bias
 // under a causal mask, which no key has, keeps the heuristic.
 // SOURCE-LABEL: func.func @f16_d128_bias
@@ -62,7 +63,7 @@
 // SOURCE-SAME: block_n = 128{{.*}}gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, persistent = true, stage_loads = true
 // SOURCE-LABEL: func.func @f16_d128_bias_b1
 // SOURCE: attn.tuning = "db robust over 6 buckets
-// SOURCE-SAME: block_n = 112{{.*}}persistent = true, async_pv = true
+// SOURCE-SAME: block_n = 112{{.*}}gpu_config = #attn.gpu_config<lazy_rescale = true, {{.*}}persistent = true, rescale_slack = 8, async_pv = true
 // SOURCE-LABEL: func.func @f16_d128_bias_h1_causal
 // SOURCE: attn.tuning = "heuristic"
 
