@@ -403,19 +403,20 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   // rescale): the 192 x 80 async_pv kernel with it against without
   // (results/h100/2026-12-05-session29-lazy-pairs.json, an H100), N = 1024
   // / 4096 / 16384: 1.022 / 1.063 / 1.056; unmasked only, as measured.
-  // A bias alone (unmasked), on the async_pv kernels the database
+  // An f16 bias alone (unmasked), on the async_pv kernels the database
   // gives it (128 x 112 persistent), with against without, interleaved
   // on an H100 (results/h100/2026-12-06-session33-{bias,slack}-pairs.json,
   // 3 and 7 rounds), N = 1024 / 4096 / 16384: [1, 1, N, N] 1.022, 1.020 /
   // 1.011, 1.012 / 1.011, 1.003; [B, H, N, N] 1.007, 1.004 / 1.013, 1.001 /
   // 0.992, 1.028 (an A/A pair: 0.999 / 1.000 / 1.014, so +-1% at 1024 and
   // 4096 and +-5% at 16384 is noise): a gain of about 1%, 2% at 1024 keys,
-  // hence from 1024 keys. bf16, 5 rounds (results/h100/2026-12-06-
-  // session33-bf16-pairs.json): [1, 1, N, N] 1.033 / 1.032 / 1.015,
-  // [B, H, N, N] 1.007 / 1.010 / 1.031 (A/A 1.001 / 1.023 / 0.991). Not
-  // for a bias beside other modifications or under a mask, where it was
-  // not measured, nor without async_pv (the peeled last block at short
-  // rows: not measured with it).
+  // hence from 1024 keys. Not for a bf16 bias: 1.007-1.033 in variant
+  // pairs (results/h100/2026-12-06-session33-bf16-pairs.json), but the
+  // default [B, 1, N, N] kernel with it ran 0.961 at 16384 keys
+  // (session33-bf16def-new-vs-old.json, 5 rounds). Not for a bias beside
+  // other modifications or under a mask, where it was not measured, nor
+  // without async_pv (the peeled last block at short rows: not measured
+  // with it).
   // Other modifications: not measured. A configuration with
   // guarded_rescale (its own rule for moving the reference) keeps it.
   ScoreModKinds kinds = ScoreModKinds::of(op);
@@ -423,13 +424,14 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
   bool unmasked = op.getMaskOrDefault().getKind() == MaskKind::None;
   bool softcapOnly = kinds.softcap && !kinds.bias && !kinds.positional &&
                      !kinds.maskMod && !kinds.boundedSoftmax && unmasked;
-  bool biasOnly = kinds.bias && !kinds.softcap && !kinds.positional &&
-                  !kinds.maskMod && !kinds.boundedSoftmax && unmasked &&
-                  gpu.getAsyncPv();
+  bool f16BiasOnly = kinds.bias && !kinds.softcap && !kinds.positional &&
+                     !kinds.maskMod && !kinds.boundedSoftmax && unmasked &&
+                     op.getQueryType().getElementType().isF16() &&
+                     gpu.getAsyncPv();
   bool longRows = seqLen <= 0 || seqLen > 1024;
   if (headDim == 128 && valueHeadDim == 128 &&
       (((plain || softcapOnly) && longRows) ||
-       (biasOnly && (seqLen <= 0 || seqLen >= 1024))) &&
+       (f16BiasOnly && (seqLen <= 0 || seqLen >= 1024))) &&
       slack == 0 && !gpu.getGuardedRescale()) {
     lazy = true;
     slack = 8;
