@@ -2,8 +2,10 @@
 // unmasked f16 D = 128 bias alone on the database's async_pv kernels, from
 // 1024 keys: 1.00-1.02x the same kernels without it on an H100
 // (results/h100/2026-12-06-session33-{bias,slack}-pairs.json). Not for a
-// bf16 bias, a masked one, a bias beside a softcap, shorter rows, nor the
-// heuristic's kernels (no async_pv), where it was not measured.
+// bf16 bias (its default kernel with the slack ran 0.961 at 16384 keys,
+// results/h100/2026-12-06-session33-bf16def-new-vs-old.json), nor for a
+// masked one, a bias beside a softcap, shorter rows or the heuristic's
+// kernels (no async_pv), where it was not measured.
 // RUN: attn-opt %s --attn-apply-tuning="db=%attn_tuning_dir/tuning-sm_90a.sqlite chip=sm_90a seq-len=1024" \
 // RUN:   '--attn-default-config=chip=sm_90a seq-len=1024' | FileCheck %s --check-prefixes=CHECK,SHORT
 // RUN: attn-opt %s --attn-apply-tuning="db=%attn_tuning_dir/tuning-sm_90a.sqlite chip=sm_90a seq-len=16384" \

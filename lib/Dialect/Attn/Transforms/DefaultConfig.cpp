@@ -428,11 +428,12 @@ GpuConfigAttr mlir::attn::withKeyLengthSchedule(GpuConfigAttr gpu,
                      !kinds.maskMod && !kinds.boundedSoftmax && unmasked &&
                      op.getQueryType().getElementType().isF16() &&
                      gpu.getAsyncPv();
-  bool longRows = seqLen <= 0 || seqLen > 1024;
-  if (headDim == 128 && valueHeadDim == 128 &&
-      (((plain || softcapOnly) && longRows) ||
-       (f16BiasOnly && (seqLen <= 0 || seqLen >= 1024))) &&
-      slack == 0 && !gpu.getGuardedRescale()) {
+  bool beyond1024 = seqLen <= 0 || seqLen > 1024;
+  bool from1024 = seqLen <= 0 || seqLen >= 1024;
+  bool slackPays =
+      ((plain || softcapOnly) && beyond1024) || (f16BiasOnly && from1024);
+  if (headDim == 128 && valueHeadDim == 128 && slackPays && slack == 0 &&
+      !gpu.getGuardedRescale()) {
     lazy = true;
     slack = 8;
   }
