@@ -82,6 +82,22 @@ struct TmaSource {
 };
 
 /// Whether `size` is the extent of `buffer`'s dimension `d`.
+// Whether `op` only reads memory (a scalar such as an ALiBi slope loaded
+// before the K/V loops): the producer's threads may run it too, as they
+// run the side-effect free code there. A read changes nothing another
+// thread sees; where only the consumers use the value, the producer's
+// copy of it is dead code.
+static bool onlyReadsMemory(Operation &op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface || op.getNumRegions() != 0)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::all_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Read>(e.getEffect());
+  });
+}
+
 static bool isFullExtent(OpFoldResult size, Value buffer, int64_t d) {
   auto type = cast<MemRefType>(buffer.getType());
   if (auto attr = dyn_cast<Attribute>(size))
@@ -327,12 +343,12 @@ bool Specializer::check(std::string &why) {
   for (Operation &op : program.getBody().front()) {
     if (&op == first.getOperation())
       break;
-    if (!isMemoryEffectFree(&op) &&
+    if (!isMemoryEffectFree(&op) && !onlyReadsMemory(op) &&
         !isa<LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp,
              gpu::BarrierOp, DotOp, LocalLoadOp, LoadOp>(op))
       return fail("'" + op.getName().getStringRef() +
                   "' runs before the K/V loops, where the producer's threads "
-                  "run too; only side-effect free code and copies may");
+                  "run too; only side-effect free code, reads and copies may");
     // A tile load there moves to the consumers alone, in front of the
     // chain: what reads it must come after it there.
     if (isa<LocalLoadOp, LoadOp>(op) &&
