@@ -11,7 +11,7 @@
 // for 192 with a smaller head dim; per-loop thread ids on a GPU at D = 256 without a
 // mask). An existing configuration is kept. sm_90a: the dots on wgmma
 // for D = Dv in {64, 128, 256}: 8 warps, 128 x 128 up to D = 128 (128 x 64
-// with a bias or index tiles at D = 128) without a window; one warpgroup and one
+// with a bias, or index tiles beside a softcap, at D = 128) without a window; one warpgroup and one
 // stage for causal D = 128 (64 x 128) and D = 256 (64 x 64); with a window
 // 64 x 64 on 4 warps (one stage at D = 128 and 256, one loop at D = 256). D = Dv = 192:
 // 128 x 80 warp-specialized and overlapped (persistent when unmasked); 192 with a smaller
@@ -217,11 +217,12 @@ func.func @head_dim_128_bias(%q: memref<?x?x?x128xf16>, %b: memref<?x?x?x?xf16>)
   return
 }
 
-// Warp specialization only where it was run on the device: not with a
-// mask_mod region (nor index tiles).
+// A mask_mod region (as ALiBi and score_mod regions, without a bias or a
+// softcap; default-config-index-mods.mlir) takes the warp-specialized
+// 128 x 128 kernel, persistent when unmasked.
 // CHECK-LABEL: func.func @head_dim_128_mask_mod
 // CHECK: attn.attention
-// SM90-SAME: gpu_config = #attn.gpu_config<wgmma = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, stage_stores = true>
 func.func @head_dim_128_mask_mod(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>)

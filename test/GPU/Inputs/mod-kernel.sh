@@ -3,8 +3,9 @@
 # ptxas; prints ptxas's resource line prefixed with the case. Used by
 # ptxas-default-configs.test.
 # usage: mod-kernel.sh OUTDIR ATTN_COMPILE PTXAS CHIP DTYPE D MOD MASK...
-# MOD: softcap, bias (full [B, H, Nq, Nk]), alibi or relpos (a score_mod
-# region); MASK is `none` or the body of an #attn.mask<...>.
+# MOD: softcap, bias (full [B, H, Nq, Nk]), alibi, relpos (a score_mod
+# region) or docmask (a mask_mod region: documents of 256 keys); MASK is
+# `none` or the body of an #attn.mask<...>.
 set -euo pipefail
 out=$1 compile=$2 ptxas=$3 chip=$4 dt=$5 d=$6 mod=$7; shift 7
 mask="$*"
@@ -26,6 +27,14 @@ case $mod in
     %t = arith.mulf %relf, %w : f32
     %r = arith.addf %s, %t : f32
     attn.yield %r : f32
+  }' ;;
+  docmask) region='mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c256 = arith.constant 256 : index
+    %dq = arith.divui %qi, %c256 : index
+    %dk = arith.divui %ki, %c256 : index
+    %same = arith.cmpi eq, %dq, %dk : index
+    attn.yield %same : i1
   }' ;;
   *) echo "unknown modification $mod" >&2; exit 2 ;;
 esac

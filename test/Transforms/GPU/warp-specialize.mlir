@@ -354,3 +354,23 @@ func.func @async_pv_ping_pong(%q: memref<?x?x?x64xf16>, %k: memref<?x?x?x64xf16>
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, ping_pong = true, async_pv = true>}
   return
 }
+
+// -----
+
+// ALiBi's slope is a scalar `memref.load` before the K/V loops: a read,
+// which the producer's threads may run too, so the program is specialized
+// (before, "warp_specialize: not applied").
+// CHECK-LABEL: func.func @alibi
+// CHECK: %[[SLOPE:[^ ]+]] = memref.load %arg4
+// CHECK: attn.warp_specialize attributes {{.*}} producer {
+// CHECK-NOT: memref.load
+// CHECK: } consumers {
+func.func @alibi(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                 %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>, %slopes: memref<?xf32>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>) alibi_slopes(%slopes : memref<?xf32>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {mask = #attn.mask<causal, bottom_right>,
+                  config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
+  return
+}

@@ -39,8 +39,9 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   // 2026-12-01-wgmma-defaults.md): 1.1-1.6x at N >= 2048 and 0.99-1.3x at
   // N = 512 without a window; 1.2-1.4x with one. Without a window: 8 warps
   // (two warpgroups of 64 rows), 128 keys per block up to D = 128 (64
-  // beside a bias or index tiles, ALiBi or score_mod, at D = 128), except
-  // the one-warpgroup tiles below for causal D = 128 and for D = 256.
+  // beside a bias, or beside index tiles, ALiBi or score_mod, with a
+  // softcap, at D = 128), except the one-warpgroup tiles below for causal
+  // D = 128 and for D = 256.
   // With one: 64 x 64 on one warpgroup (128 x 64 ran 0.93x the mma.sync
   // 64 x 64 at D = 128), one masked loop at D = 256 as below. D = 64 with
   // a bias or index tiles keeps the mma.sync kernel (D = 64 with all of
@@ -49,7 +50,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   bool window = mask.getKind() == MaskKind::Window;
   auto wgmma = [&](int64_t blockM, int64_t blockN, int64_t warps,
                    int64_t stages, bool splitKV, bool warpSpecialize = false,
-                   bool persistent = false) {
+                   bool persistent = false, bool loopLocalIds = false) {
     // The warp-specialized kernels also issue block j+1's Q K^T before
     // block j's softmax (overlap_softmax): measured against the
     // warp-specialized kernels without it in one run
@@ -59,7 +60,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // 0.94x at 512.
     return DefaultConfig{
         TileConfigAttr::get(ctx, blockM, blockN, warps, stages, splitKV),
-        GpuConfigAttr::get(ctx, false, false, false, /*wgmma=*/true,
+        GpuConfigAttr::get(ctx, false, false, loopLocalIds, /*wgmma=*/true,
                            /*overlap_softmax=*/warpSpecialize, warpSpecialize,
                            /*ping_pong=*/false, persistent, /*fma_exp2=*/0,
                            /*peel_last_block=*/false,
@@ -132,6 +133,26 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // unmasked and persistent 1.24 / 1.30 / 1.21x (f16; bf16 alike),
     // causal 0.98 / 1.15 / 1.32x.
     bool specializable = plain || (!registerTiles && !mods.maskMod);
+    // ALiBi, a score_mod region (index tiles in registers) or a mask_mod
+    // region, without a bias or a softcap, on the same warp-specialized
+    // 128 x 128 kernels, against the 128 x 64 wgmma kernel without a
+    // producer that they had (H100, interleaved, results/h100/
+    // 2026-12-06-session34-ws-*), N = 1024 / 4096 / 16384: a relative-
+    // position score_mod, unmasked and persistent, 1.35 / 1.37 / 1.25x;
+    // ALiBi under a causal mask 1.25 / 1.36 / 1.35x (persistent up to
+    // 8192 keys 1.23 / 1.36x, so not); a document mask_mod under a causal
+    // mask 1.10 / 1.17 / 1.21x, persistent 1.19 / 1.28 / 0.82x (the
+    // persistent causal kernels' rule below). With index tiles the thread
+    // ids are computed per K/V loop (loop_local_ids): without, f16 ALiBi
+    // (unmasked or causal) and a causal f16 score_mod spill 4 bytes; with
+    // them none spills (test/GPU/ptxas-default-configs.test), at 0.97-0.98x
+    // for the relative-position score_mod (1.31 / 1.35 / 1.21x above).
+    // With a softcap or a bias beside them: not measured, the kernels
+    // below.
+    bool indexMods =
+        (mods.positional || mods.maskMod) && !mods.bias && !mods.softcap;
+    bool persistentCausal = (plain || (indexMods && !mods.positional)) &&
+                            mask.getKind() == MaskKind::Causal;
     // Causal D = 128 up to 8192 keys (a length dispatch,
     // docs/gpu-kernels.md) runs persistent, the odd rounds of tiles
     // mirrored (PersistentTiles.cpp). Against the one-CTA-per-tile kernel,
@@ -142,8 +163,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // 0.71. At N = 512 that is more than the one-warpgroup kernel's 1.10x
     // over the same kernel (results/h200/2026-12-01-final-7111196.md,
     // wg1_*), which it replaces.
-    if (plain && d == 128 && mask.getKind() == MaskKind::Causal &&
-        seqLen > 0 && seqLen <= 8192)
+    if (persistentCausal && d == 128 && seqLen > 0 && seqLen <= 8192)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/true);
     // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
@@ -151,9 +171,10 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // against the same kernel without (results/h200/2026-12-01-
     // persistent.md). Causal tiles differ in work (the mirrored rounds
     // above help only up to 8192 keys).
-    if (specializable && d == 128)
+    if ((specializable || indexMods) && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
-                   /*persistent=*/mask.getKind() == MaskKind::None);
+                   /*persistent=*/mask.getKind() == MaskKind::None,
+                   /*loopLocalIds=*/indexMods && mods.positional);
     // D = 256 runs persistent too since the tile loop stopped spilling
     // (LICM off in it, PersistentTiles.cpp): against the same kernel
     // without, interleaved (results/h200/2026-12-03-session10-r1.md),
