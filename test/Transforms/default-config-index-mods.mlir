@@ -4,10 +4,10 @@
 // persistent when unmasked; under a causal mask not persistent with index
 // tiles (ALiBi, score_mod), and for a mask_mod alone the plain causal
 // kernels' rule, persistent up to 8192 keys. With index tiles, the thread
-// ids per K/V loop (loop_local_ids), without which some spill. Against the 128 x 64 kernel
-// without a producer that they had, on an H100
-// (results/h100/2026-12-06-session34-{ws,idx}-*): 1.21-1.41x. With a
-// softcap beside them (not measured that way) they keep that kernel.
+// ids per K/V loop (loop_local_ids), without which some spill. Against
+// the 128 x 64 kernel without a producer that they had, on an H100
+// (results/h100/2026-12-06-session34-idx2-*): 1.16-1.42x. With a softcap
+// beside them (not measured that way) they keep that kernel.
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=4096' | FileCheck %s --check-prefixes=CHECK,MID
 // RUN: attn-opt %s '--attn-default-config=chip=sm_90a seq-len=16384' | FileCheck %s --check-prefixes=CHECK,LONG
 // RUN: attn-opt %s '--attn-default-config=chip=sm_80' | FileCheck %s --check-prefix=SM80

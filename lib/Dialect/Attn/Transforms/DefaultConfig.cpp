@@ -145,10 +145,12 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // persistent causal kernels' rule below). With index tiles the thread
     // ids are computed per K/V loop (loop_local_ids): without, f16 ALiBi
     // (unmasked or causal) and a causal f16 score_mod spill 4 bytes; with
-    // them none spills (test/GPU/ptxas-default-configs.test), at 0.97-0.98x
-    // for the relative-position score_mod (1.31 / 1.35 / 1.21x above).
-    // With a softcap or a bias beside them: not measured, the kernels
-    // below.
+    // them none spills (test/GPU/ptxas-default-configs.test). The default
+    // kernels as built, against those of 61e4306 (results/h100/
+    // 2026-12-06-session34-idx2-*): relpos 1.42 / 1.39 / 1.25x, ALiBi
+    // 1.23 / 1.38 / 1.41x, document mask 1.36 / 1.26 / 1.16x; per-loop ids
+    // against none 0.98-1.04x. With a softcap or a bias beside them: not
+    // measured, the kernels below.
     bool indexMods =
         (mods.positional || mods.maskMod) && !mods.bias && !mods.softcap;
     bool persistentCausal = (plain || (indexMods && !mods.positional)) &&
