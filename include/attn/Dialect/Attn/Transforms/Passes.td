@@ -18,8 +18,11 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     chips are refused; the CPU's empty one gets the mma.sync choices of
     sm_90). On sm_90a the dots run on wgmma (`#attn.gpu_config<wgmma =
     true>`) wherever that measured faster. For D = Dv in {128, 256}
-    without a window or score modification (at D = 128 a softcap or a
-    bias allowed), and D = Dv = 192 without a softcap or mask_mod,
+    without a window or score modification (at D = 128 a softcap, a
+    bias, or ALiBi / `score_mod` / `mask_mod` regions without a softcap
+    or bias beside them allowed; with index tiles the thread ids per K/V
+    loop, `loop_local_ids`, and persistent for a causal `mask_mod` as for
+    the plain causal kernel), and D = Dv = 192 without a softcap or mask_mod,
     unmasked and causal: a TMA producer warpgroup feeding two consumer
     warpgroups, each block's Q K^T issued under the previous block's
     softmax (`warp_specialize`, `overlap_softmax`; 128 x 128 at D = 128,
@@ -32,8 +35,8 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     softcap with f16 P), and the output staged for TMA stores
     (`stage_stores`) for a 16-bit Dv = 128. Otherwise on wgmma: D = 64 128 x 128 on 8
     warps, 64 x 64 one stage at D = 256, 64 x 64 on one warpgroup with a
-    window; 128 x 64 on 8 warps beside a bias or index tiles at D = 128
-    without a window; D = 64 with a bias or index tiles stays on mma.sync;
+    window; 128 x 64 on 8 warps beside index tiles with a softcap or a
+    bias at D = 128 without a window; D = 64 with a bias or index tiles stays on mma.sync;
     and, without a window or register tiles, D = 192 with Dv <= 192
     (128 x 64 on 8 warps) and D != Dv with both multiples of 64 and
     neither 192 (64 x 128 on one warpgroup up to 128, 64 x 64 with 256). Everywhere else (sm_80, sm_90,
