@@ -1,6 +1,7 @@
 //===- KVRangeLowering.cpp - attn.kv_range to index arithmetic ------------===//
 
 #include "attn/Conversion/Passes.h"
+#include "attn/Dialect/Attn/Transforms/MaskModRange.h"
 #include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -17,6 +18,11 @@ struct LowerKVRange : public OpRewritePattern<KVRangeOp> {
         rewriter, op.getLoc(), op.getKind(), op.getMask(), op.getBlockM(),
         op.getBlockN(), op.getRowStart(), op.getNumQueries(),
         op.getNumKeys());
+    if (!op.getMaskMod().empty())
+      std::tie(lower, upper) = narrowKVRangeByMaskMod(
+          rewriter, op.getLoc(), op.getMaskMod(), op.getBatchHead()[0],
+          op.getBatchHead()[1], op.getRowStart(), op.getNumQueries(),
+          op.getNumKeys(), op.getBlockM(), op.getBlockN(), lower, upper);
     rewriter.replaceOp(op, {lower, upper});
     return success();
   }

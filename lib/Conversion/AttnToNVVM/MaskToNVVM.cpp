@@ -2,6 +2,7 @@
 
 #include "LoweringUtils.h"
 
+#include "attn/Dialect/Attn/Transforms/MaskModRange.h"
 #include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 
 #include <limits>
@@ -161,6 +162,15 @@ struct KVRangeLowering : public OpConversionPattern<KVRangeOp> {
         rewriter, op.getLoc(), op.getKind(), op.getMask(), op.getBlockM(),
         op.getBlockN(), adaptor.getRowStart().front(),
         adaptor.getNumQueries().front(), adaptor.getNumKeys().front());
+    // A mask_mod region narrows the range further: a scalar scan over
+    // the blocks, run once per program before its K/V loops.
+    if (!op.getMaskMod().empty())
+      std::tie(lo, hi) = narrowKVRangeByMaskMod(
+          rewriter, op.getLoc(), op.getMaskMod(),
+          adaptor.getBatchHead()[0].front(), adaptor.getBatchHead()[1].front(),
+          adaptor.getRowStart().front(), adaptor.getNumQueries().front(),
+          adaptor.getNumKeys().front(), op.getBlockM(), op.getBlockN(), lo,
+          hi);
     rewriter.replaceOp(op, {lo, hi});
     return success();
   }

@@ -227,27 +227,24 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
-/// The checks of a score_mod or mask_mod region: one block with the given
-/// argument types, ending in attn.yield of one `result`; in between only
-/// side-effect free arith and math ops without regions, on values of the
-/// region (its arguments, what it computes) and nothing from outside.
-static LogicalResult verifyModRegion(AttentionOp op, Region &region,
-                                     StringRef name, TypeRange args,
-                                     Type result) {
+LogicalResult mlir::attn::verifyModRegion(Operation *op, Region &region,
+                                          StringRef name, TypeRange args,
+                                          Type result) {
   if (region.empty())
     return success();
   if (!region.hasOneBlock())
-    return op.emitOpError() << "'" << name << "' must have one block";
+    return op->emitOpError() << "'" << name << "' must have one block";
   Block &block = region.front();
   if (block.getArgumentTypes() != args) {
-    auto diag = op.emitOpError() << "'" << name << "' must take (";
+    auto diag = op->emitOpError() << "'" << name << "' must take (";
     llvm::interleaveComma(args, diag);
     return diag << ")";
   }
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues()[0].getType() != result)
-    return op.emitOpError() << "'" << name << "' must end in attn.yield of one "
+    return op->emitOpError() << "'" << name
+                             << "' must end in attn.yield of one "
                             << result;
   for (Operation &inner : block.without_terminator()) {
     Dialect *dialect = inner.getDialect();

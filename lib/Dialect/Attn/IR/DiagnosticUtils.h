@@ -7,6 +7,7 @@
 #ifndef LIB_DIALECT_ATTN_IR_DIAGNOSTICUTILS_H
 #define LIB_DIALECT_ATTN_IR_DIAGNOSTICUTILS_H
 
+#include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -27,6 +28,15 @@ inline std::string formatFloatForDiagnostic(double value) {
   llvm::raw_string_ostream(str) << value;
   return str;
 }
+
+/// The checks of a score_mod or mask_mod region (of attn.attention, or the
+/// mask_mod an attn.kv_range carries): one block with the given argument
+/// types, ending in attn.yield of one `result`; in between only side-effect
+/// free arith and math ops without regions, on values of the region (its
+/// arguments, what it computes) and nothing from outside. An empty region
+/// passes. Errors are reported on `op` or the offending op.
+LogicalResult verifyModRegion(Operation *op, Region &region, StringRef name,
+                              TypeRange args, Type result);
 
 } // namespace attn
 } // namespace mlir

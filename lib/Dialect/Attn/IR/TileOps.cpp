@@ -171,6 +171,39 @@ LogicalResult ProgramOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// KVRangeOp
+//===----------------------------------------------------------------------===//
+
+void KVRangeOp::build(OpBuilder &builder, OperationState &state,
+                      KVRangeKind kind, Value rowStart, Value numQueries,
+                      Value numKeys, MaskAttr mask, int64_t blockM,
+                      int64_t blockN) {
+  build(builder, state, kind, rowStart, numQueries, numKeys,
+        /*batch_head=*/ValueRange(), mask, blockM, blockN);
+}
+
+LogicalResult KVRangeOp::verifyRegions() {
+  Region &region = getMaskMod();
+  if (region.empty()) {
+    if (!getBatchHead().empty())
+      return emitOpError() << "takes a batch and head only with a mask_mod "
+                              "region";
+    return success();
+  }
+  if (getKind() != KVRangeKind::Visible)
+    return emitOpError() << "may carry a mask_mod region only as a 'visible' "
+                            "range (an 'unmasked' one would have to prove "
+                            "every key visible)";
+  if (getBatchHead().size() != 2)
+    return emitOpError() << "with a mask_mod region takes (batch, head), got "
+                         << getBatchHead().size() << " values";
+  Type index = IndexType::get(getContext());
+  return verifyModRegion(*this, region, "mask_mod",
+                         {index, index, index, index},
+                         IntegerType::get(getContext(), 1));
+}
+
+//===----------------------------------------------------------------------===//
 // LoadOp / StoreOp
 //===----------------------------------------------------------------------===//
 

@@ -218,7 +218,11 @@ bool mlir::attn::makePersistent(SpecializedProgram &s, std::string &why) {
     if (isa<LocalAllocOp, MBarrierAllocOp>(op) ||
         s.base.getDefiningOp() == &op || s.tilesBefore.getDefiningOp() == &op)
       continue;
-    if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0) {
+    // Regions are cloned as they are: only ones that use no value from
+    // above (an attn.kv_range's mask_mod) need no remapping.
+    if (!isMemoryEffectFree(&op) ||
+        (op.getNumRegions() != 0 &&
+         !op.hasTrait<OpTrait::IsIsolatedFromAbove>())) {
       why = "'" + op.getName().getStringRef().str() +
             "' runs before the warp-specialized region and is not "
             "side-effect free code that a tile loop can recompute";

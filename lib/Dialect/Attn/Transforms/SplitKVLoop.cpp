@@ -8,10 +8,11 @@
 //     query block (same row_start, num_queries and num_keys). Other loops are
 //     left alone.
 //  2. Before each, compute the `unmasked` range for the same query block and
-//     clamp it into the visible one: lo <= a <= b <= hi.
-//  3. Clone the loop twice in front of it: [lo, a) keeps its masks,
-//     [a, b) loses them; the original becomes [b, hi). The loop-carried
-//     softmax state flows from one to the next.
+//     clamp it into the visible one: lo <= a <= b <= hi (a = lo for masks
+//     without a left bound, whose unmasked blocks start at block 0).
+//  3. Clone the loop twice in front of it (once where a = lo): [lo, a)
+//     keeps its masks, [a, b) loses them; the original becomes [b, hi).
+//     The loop-carried softmax state flows from one to the next.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,17 +81,27 @@ static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
   auto clamp = [&](Value x, Value low, Value high) -> Value {
     return arith::MinSIOp::create(b, arith::MaxSIOp::create(b, x, low), high);
   };
-  Value a = clamp(unmasked.getLower(), lo, hi);
+  // Without a left bound the unmasked blocks start at block 0, so no
+  // masked block comes before them: a = lo. Folding saw that when lo was
+  // the constant 0; a range narrowed by a mask_mod region starts at a
+  // runtime block, and a head loop there would be dead code.
+  bool maskedHead = !visible.getMask().isLeftUnbounded();
+  Value a = maskedHead ? clamp(unmasked.getLower(), lo, hi) : lo;
   Value c = clamp(unmasked.getUpper(), a, hi);
 
-  auto head = cast<scf::ForOp>(rewriter.clone(*loop));
-  rewriter.modifyOpInPlace(head, [&] { head.setUpperBound(a); });
+  ValueRange middleInit = loop.getInitArgs();
+  if (maskedHead) {
+    auto head = cast<scf::ForOp>(rewriter.clone(*loop));
+    rewriter.modifyOpInPlace(head, [&] { head.setUpperBound(a); });
+    middleInit = head.getResults();
+  }
 
   auto middle = cast<scf::ForOp>(rewriter.clone(*loop));
+  SmallVector<Value> init(middleInit);
   rewriter.modifyOpInPlace(middle, [&] {
     middle.setLowerBound(a);
     middle.setUpperBound(c);
-    middle.getInitArgsMutable().assign(head.getResults());
+    middle.getInitArgsMutable().assign(init);
   });
   SmallVector<MaskOp> masks;
   middle.getBody()->walk([&](MaskOp m) { masks.push_back(m); });

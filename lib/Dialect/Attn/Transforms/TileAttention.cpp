@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attn/Dialect/Attn/Transforms/MaskModRange.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -422,9 +423,20 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   std::optional<float> maxBound = softmaxMaxBound(op);
   std::optional<float> scoreBound = softmaxScoreBound(op);
 
-  // Step 4: the loop over visible K/V blocks.
-  auto range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask,
-                                 bm, bn);
+  // Step 4: the loop over visible K/V blocks. A mask_mod region that
+  // interval reasoning can bound (MaskModRange.h) narrows the range too:
+  // the loop then skips the K/V blocks at either end in which it hides
+  // every key (a document mask visits only its document's blocks).
+  KVRangeOp range;
+  if (canBoundMaskMod(op.getMaskMod())) {
+    range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk,
+                              ValueRange{bIdx, head}, mask, bm, bn);
+    IRMapping mapping;
+    op.getMaskMod().cloneInto(&range.getMaskMod(), mapping);
+  } else {
+    range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask, bm,
+                              bn);
+  }
   ScoreMods mods{op, bIdx, head, row0, nq, nk, Value()};
   if (Value slopes = op.getAlibiSlopes())
     mods.slope = memref::LoadOp::create(b, slopes, ValueRange{head});

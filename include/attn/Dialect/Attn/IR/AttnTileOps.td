@@ -115,7 +115,7 @@ def Attn_ProgramOp : Attn_Op<"program", [
   }];
 }
 
-def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure]> {
+def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove]> {
   let summary = "Range of K/V blocks that a query block visits";
   let description = [{
     For the query rows `[row_start, min(row_start + block_m, num_queries))`
@@ -134,16 +134,51 @@ def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure]> {
     %lo, %hi = attn.kv_range visible %row0, %nq, %nk
         {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>}
     ```
+
+    A `visible` range may also carry an `attn.attention` op's `mask_mod`
+    region with the batch and head it is evaluated for. The range then
+    shrinks to the blocks from the first to the last one that the region
+    may make visible for one of the rows (an empty range where it hides
+    every key). Which blocks those are is worked out by evaluating the
+    region on intervals, a block at a time (see `MaskModRange.h`): a
+    block that the evaluation cannot bound counts as visible, so the range
+    is conservative, never wrong, and as tight as the region's arithmetic
+    lets interval reasoning be. The element-wise mask_mod in the loop body
+    still decides each key. The region uses only its arguments (the op is
+    isolated from above, so that folding keeps its constants inside).
+
+    ```mlir
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 128 : i64, block_n = 128 : i64, mask = #attn.mask<none>}
+        mask_mod(%b, %h) {
+    ^bb0(%bi: index, %hi: index, %qi: index, %ki: index):
+      %c256 = arith.constant 256 : index
+      %dq = arith.divui %qi, %c256 : index
+      %dk = arith.divui %ki, %c256 : index
+      %same = arith.cmpi eq, %dq, %dk : index
+      attn.yield %same : i1
+    }
+    ```
   }];
   let arguments = (ins Attn_KVRangeKind:$kind, Index:$row_start,
                        Index:$num_queries, Index:$num_keys,
+                       Variadic<Index>:$batch_head,
                        Attn_MaskAttr:$mask,
                        ConfinedAttr<I64Attr, [IntPositive]>:$block_m,
                        ConfinedAttr<I64Attr, [IntPositive]>:$block_n);
   let results = (outs Index:$lower, Index:$upper);
+  let regions = (region AnyRegion:$mask_mod);
   let assemblyFormat = [{
     $kind $row_start `,` $num_queries `,` $num_keys attr-dict
+    (`mask_mod` `(` $batch_head^ `)` $mask_mod)?
   }];
+  let builders = [
+    // A range without a mask_mod region.
+    OpBuilder<(ins "KVRangeKind":$kind, "Value":$rowStart,
+                   "Value":$numQueries, "Value":$numKeys, "MaskAttr":$mask,
+                   "int64_t":$blockM, "int64_t":$blockN)>
+  ];
+  let hasRegionVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,52 @@
+//===- MaskModRange.h - K/V blocks a mask_mod region may show ---*- C++ -*-===//
+//
+// A mask_mod region says, one (query, key) pair at a time, whether a key is
+// visible. A query block need not visit the K/V blocks in which the region
+// hides every key; FlexAttention finds those by evaluating the mask on every
+// element first (its BlockMask). Here the compiler evaluates the region on
+// intervals instead: the block's query rows and keys become ranges
+// [lo, hi], each op of the region is replaced by code that bounds its
+// result over those ranges, and an i1 becomes the pair (may be false, may be
+// true). A block whose "may be true" is false holds no visible key. The code
+// runs per block, in the kernel, before the K/V loop; it costs a few scalar
+// ops per block, not a pass over the elements.
+//
+// Ops the evaluation does not bound (floats, bit operations, division by a
+// value, anything that might wrap) give "unknown", which is "may be true":
+// the result is always safe, and as tight as the region's arithmetic allows.
+// Index values are bounded assuming query and key positions below
+// 2^31 - 1025 (the runtime's limit on lengths; the CPU path assumes it too)
+// and batch and head indices below 2^31 - 1;
+// only ranges that fit a signed 32-bit integer are tracked, so the bounds hold
+// for the 32-bit index arithmetic of GPU kernels and the 64-bit of the CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_DIALECT_ATTN_TRANSFORMS_MASKMODRANGE_H
+#define ATTN_DIALECT_ATTN_TRANSFORMS_MASKMODRANGE_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace attn {
+
+/// Whether the interval evaluation of a mask_mod region (arguments: batch,
+/// head, query index, key index; result: i1) can ever rule a block out:
+/// whether its result depends on a comparison the evaluation bounds.
+bool canBoundMaskMod(Region &maskMod);
+
+/// Shrinks the K/V block range [lower, upper) of the query rows
+/// [rowStart, min(rowStart + blockM, numQueries)) to the blocks from the
+/// first to the last one that `maskMod` may make visible for one of those
+/// rows, or to an empty range at `lower` when it hides every key. All
+/// operands are index values.
+std::pair<Value, Value>
+narrowKVRangeByMaskMod(OpBuilder &b, Location loc, Region &maskMod,
+                       Value batch, Value head, Value rowStart,
+                       Value numQueries, Value numKeys, int64_t blockM,
+                       int64_t blockN, Value lower, Value upper);
+
+} // namespace attn
+} // namespace mlir
+
+#endif // ATTN_DIALECT_ATTN_TRANSFORMS_MASKMODRANGE_H
