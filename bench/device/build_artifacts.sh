@@ -150,6 +150,8 @@ emit_shape mod_f16_d128_relpos f16 128 128 yes none "" "" "" "$relpos"
 harness mod_f16_d128_relpos '{"mods": {"score_mod": "relpos"}, "flex": true, "base": "attn_f16_d128_none"}'
 emit_shape mod_f16_d128_docmask f16 128 128 yes causal_tl "" "" "" "$docmask"
 harness mod_f16_d128_docmask '{"mods": {"mask_mod": "doc256"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
+emit_shape mod_f16_d128_docmask_none f16 128 128 yes none "" "" "" "$docmask"
+harness mod_f16_d128_docmask_none '{"mods": {"mask_mod": "doc256"}, "flex": true, "base": "attn_f16_d128_none"}'
 emit_shape mod_bf16_d64_all bf16 64 64 yes causal_br "softcap = 20.0 : f64" h1 alibi "$relpos $docmask"
 harness mod_bf16_d64_all '{"mods": {"softcap": 20.0, "bias": "h1", "alibi": true, "score_mod": "relpos", "mask_mod": "doc256"}, "flex": false}'
 cat "$out/compile_times.txt"

@@ -161,3 +161,44 @@ func.func @partly_static(%q: memref<2x4x?x16xf32>, %kv: memref<2x2x32x16xf32>, %
                  {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>}
   return
 }
+
+// A mask_mod region that interval evaluation can bound goes onto the visible
+// kv_range too (with the batch and head), so that the K/V loop skips the
+// blocks at either end that it hides; one it cannot bound (a bitwise and)
+// does not.
+// CHECK-LABEL: func.func @mask_mod_range
+// CHECK: attn.program (%{{.+}}, %[[BH:.+]]) in
+// CHECK: %[[B:.+]] = arith.divui %[[BH]], %[[HQ:.+]] : index
+// CHECK-NEXT: %[[H:.+]] = arith.remui %[[BH]], %[[HQ]] : index
+// CHECK: attn.kv_range visible {{.+}} mask_mod(%[[B]], %[[H]]) {
+// CHECK: arith.divui
+// CHECK: arith.cmpi eq
+// CHECK: attn.yield
+func.func @mask_mod_range(%q: memref<?x?x?x16xf32>, %o: memref<?x?x?x16xf32>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x16xf32>, memref<?x?x?x16xf32>, memref<?x?x?x16xf32>)
+                 outs(%o : memref<?x?x?x16xf32>) {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>} mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c256 = arith.constant 256 : index
+    %dq = arith.divui %qi, %c256 : index
+    %dk = arith.divui %ki, %c256 : index
+    %same = arith.cmpi eq, %dq, %dk : index
+    attn.yield %same : i1
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @opaque_mask_mod_range
+// CHECK: attn.kv_range visible
+// CHECK-NOT: mask_mod(
+// CHECK: scf.for
+func.func @opaque_mask_mod_range(%q: memref<?x?x?x16xf32>, %o: memref<?x?x?x16xf32>) {
+  attn.attention ins(%q, %q, %q : memref<?x?x?x16xf32>, memref<?x?x?x16xf32>, memref<?x?x?x16xf32>)
+                 outs(%o : memref<?x?x?x16xf32>) {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>} mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %z = arith.constant 0 : index
+    %both = arith.andi %qi, %ki : index
+    %see = arith.cmpi ne, %both, %z : index
+    attn.yield %see : i1
+  }
+  return
+}

@@ -119,6 +119,54 @@ func.func @kv_range_no_mask(%r: index) {
 
 // -----
 
+func.func @kv_range_mask_mod_unmasked(%r: index) {
+  // expected-error @+1 {{may carry a mask_mod region only as a 'visible' range}}
+  %lo, %hi = attn.kv_range unmasked %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  return
+}
+
+// -----
+
+func.func @kv_range_mask_mod_one_index(%r: index) {
+  // expected-error @+1 {{with a mask_mod region takes (batch, head), got 1 values}}
+  %lo, %hi = attn.kv_range visible %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  return
+}
+
+// -----
+
+func.func @kv_range_mask_mod_result(%r: index) {
+  // expected-error @+1 {{'mask_mod' must end in attn.yield of one 'i1'}}
+  %lo, %hi = attn.kv_range visible %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    attn.yield %qi : index
+  }
+  return
+}
+
+// -----
+
+func.func @kv_range_mask_mod_load(%r: index, %m: memref<?xi1>) {
+  %lo, %hi = attn.kv_range visible %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    // expected-error @+2 {{using value defined outside the region}}
+    // expected-note @-3 {{required by region isolation constraints}}
+    %see = memref.load %m[%ki] : memref<?xi1>
+    attn.yield %see : i1
+  }
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.load and attn.store
 //===----------------------------------------------------------------------===//

@@ -161,6 +161,23 @@ func.func @kv_range(%r0: index, %nq: index, %nk: index) -> (index, index, index,
   return %lo, %hi, %ulo, %uhi : index, index, index, index
 }
 
+// A visible range with a mask_mod region (evaluated for batch %b, head %h).
+// CHECK-LABEL: func.func @kv_range_mask_mod
+// CHECK-SAME: %[[R0:[a-zA-Z0-9_]+]]: index, %[[N:[a-zA-Z0-9_]+]]: index, %[[B:[a-zA-Z0-9_]+]]: index, %[[H:[a-zA-Z0-9_]+]]: index
+// CHECK: attn.kv_range visible %[[R0]], %[[N]], %[[N]] {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%[[B]], %[[H]]) {
+// CHECK-NEXT: ^bb0(%{{.+}}: index, %{{.+}}: index, %[[QI:.+]]: index, %[[KI:.+]]: index):
+// CHECK-NEXT: %[[SEE:.+]] = arith.cmpi sle, %[[KI]], %[[QI]] : index
+// CHECK-NEXT: attn.yield %[[SEE]] : i1
+func.func @kv_range_mask_mod(%r0: index, %n: index, %b: index, %h: index) -> (index, index) {
+  %lo, %hi = attn.kv_range visible %r0, %n, %n
+      {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%b, %h) {
+  ^bb0(%bi: index, %hi: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  return %lo, %hi : index, index
+}
+
 // Rank-2 tiles of a rank-4 buffer and rank-1 tiles of a rank-3 buffer.
 // CHECK-LABEL: func.func @load_store
 // CHECK-SAME: %[[Q:[a-zA-Z0-9_]+]]: memref<?x?x?x64xf16>

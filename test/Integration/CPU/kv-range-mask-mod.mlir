@@ -148,8 +148,9 @@ func.func @main() {
   // CHECK-NEXT: 13
   // CHECK-NEXT: 16
   call @window(%c960, %c1000, %c1000) : (index, index, index) -> ()
-  // CHECK-NEXT: 0
-  // CHECK-NEXT: 0
+  // Empty: both bounds at the end of the visible range (5 blocks of 64).
+  // CHECK-NEXT: 5
+  // CHECK-NEXT: 5
   call @never(%c0, %c300, %c300) : (index, index, index) -> ()
   // CHECK-NEXT: 8
   // CHECK-NEXT: 10

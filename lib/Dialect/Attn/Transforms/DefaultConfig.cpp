@@ -1,5 +1,6 @@
 //===- DefaultConfig.cpp - heuristic tile configurations ------------------===//
 
+#include "attn/Dialect/Attn/Transforms/MaskModRange.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include <algorithm>
@@ -153,7 +154,10 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // measured, the kernels below.
     bool indexMods =
         (mods.positional || mods.maskMod) && !mods.bias && !mods.softcap;
+    // (Not with a mask_mod that narrows the K/V range: persistent, the
+    // causal kernels spill 4 bytes, ptxas-default-configs.test.)
     bool persistentCausal = (plain || (indexMods && !mods.positional)) &&
+                            !mods.narrowingMaskMod &&
                             mask.getKind() == MaskKind::Causal;
     // Causal D = 128 up to 8192 keys (a length dispatch,
     // docs/gpu-kernels.md) runs persistent, the odd rounds of tiles
@@ -173,9 +177,14 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // against the same kernel without (results/h200/2026-12-01-
     // persistent.md). Causal tiles differ in work (the mirrored rounds
     // above help only up to 8192 keys).
+    // A mask_mod that narrows the K/V range: not persistent, where the
+    // range's runtime bounds tip the unmasked kernel into a 4-byte spill
+    // (ptxas-default-configs.test; persistent against not measured in
+    // results/h100/2026-12-06-session35-*).
     if ((specializable || indexMods) && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
-                   /*persistent=*/mask.getKind() == MaskKind::None,
+                   /*persistent=*/mask.getKind() == MaskKind::None &&
+                       !mods.narrowingMaskMod,
                    /*loopLocalIds=*/indexMods && mods.positional);
     // D = 256 runs persistent too since the tile loop stopped spilling
     // (LICM off in it, PersistentTiles.cpp): against the same kernel
@@ -266,6 +275,10 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
   case MaskKind::None:
     // 128 x 64 with lazy rescaling; without an LSE output that kernel
     // spills on sm_90a unless it runs last block first with per-loop ids.
+    // A mask_mod that narrows the K/V range spills 4 bytes on sm_80 unless
+    // the blocks run last first.
+    if (sm80 && mods.narrowingMaskMod)
+      return get(128, 64, 2, /*lazy=*/true, /*reverseKV=*/true);
     return hasLse || sm80 ? get(128, 64, 2, /*lazy=*/true)
                           : get(128, 64, 2, true, /*reverseKV=*/true,
                                 /*loopLocalIds=*/true);
@@ -291,6 +304,7 @@ ScoreModKinds ScoreModKinds::of(AttentionOp op) {
   mods.positional = bool(op.getAlibiSlopes()) || !op.getScoreMod().empty();
   mods.softcap = op.getSoftcap().has_value();
   mods.maskMod = !op.getMaskMod().empty();
+  mods.narrowingMaskMod = canBoundMaskMod(op.getMaskMod());
   mods.boundedSoftmax = softmaxMaxBound(op).has_value();
   return mods;
 }

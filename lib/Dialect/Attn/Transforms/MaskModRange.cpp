@@ -434,49 +434,109 @@ bool mlir::attn::canBoundMaskMod(Region &maskMod) {
   return !matchPattern(t.mayTrue, m_One());
 }
 
+/// Blocks per group in the two-level scan of narrowKVRangeByMaskMod.
+constexpr int64_t kGroup = 8;
+
 std::pair<Value, Value> mlir::attn::narrowKVRangeByMaskMod(
     OpBuilder &b, Location loc, Region &maskMod, Value batch, Value head,
     Value rowStart, Value numQueries, Value numKeys, int64_t blockM,
     int64_t blockN, Value lower, Value upper) {
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
+  using P = arith::CmpIPredicate;
+  auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
   };
-  Value c1 = cst(1);
   StaticRange position = {0, kMaxPosition}, batchHead = {0, kMaxBatchHead};
   Value rowEnd = arith::MinSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, rowStart, cst(blockM)),
+      b, loc, arith::AddIOp::create(b, loc, rowStart, cst(b, blockM)),
       numQueries);
-  Interval rows{rowStart, arith::SubIOp::create(b, loc, rowEnd, c1),
+  Interval rows{rowStart, arith::SubIOp::create(b, loc, rowEnd, cst(b, 1)),
                 position};
-  Value lastInit = arith::SubIOp::create(b, loc, lower, c1);
-  auto loop = scf::ForOp::create(
-      b, loc, lower, upper, c1, ValueRange{upper, lastInit},
-      [&](OpBuilder &nb, Location nloc, Value j, ValueRange state) {
-        Value k0 = arith::MulIOp::create(
-            nb, nloc, j, arith::ConstantIndexOp::create(nb, nloc, blockN));
-        Value kEnd = arith::MinSIOp::create(
-            nb, nloc,
-            arith::AddIOp::create(
-                nb, nloc, k0,
-                arith::ConstantIndexOp::create(nb, nloc, blockN)),
-            numKeys);
-        Interval keys{k0,
-                      arith::SubIOp::create(
-                          nb, nloc, kEnd,
-                          arith::ConstantIndexOp::create(nb, nloc, 1)),
-                      position};
-        Truth t = IntervalEvaluator(nb, nloc)
-                      .evaluate(maskMod, {{batch, batch, batchHead},
-                                          {head, head, batchHead},
-                                          rows,
-                                          keys});
-        Value first = arith::SelectOp::create(
-            nb, nloc, t.mayTrue,
-            arith::MinSIOp::create(nb, nloc, state[0], j), state[0]);
-        Value last = arith::SelectOp::create(nb, nloc, t.mayTrue, j, state[1]);
-        scf::YieldOp::create(nb, nloc, ValueRange{first, last});
-      });
-  Value hi = arith::AddIOp::create(b, loc, loop.getResult(1), c1);
-  Value lo = arith::MinSIOp::create(b, loc, loop.getResult(0), hi);
-  return {lo, hi};
+  // Whether the region may show one of the keys of blocks [first, end).
+  auto mayShow = [&](OpBuilder &ob, Value first, Value end) -> Value {
+    Value bn = cst(ob, blockN);
+    Value k0 = arith::MulIOp::create(ob, loc, first, bn);
+    Value kEnd = arith::MinSIOp::create(
+        ob, loc, arith::MulIOp::create(ob, loc, end, bn), numKeys);
+    Interval keys{k0, arith::SubIOp::create(ob, loc, kEnd, cst(ob, 1)),
+                  position};
+    return IntervalEvaluator(ob, loc)
+        .evaluate(maskMod, {{batch, batch, batchHead},
+                            {head, head, batchHead},
+                            rows,
+                            keys})
+        .mayTrue;
+  };
+  // Searches blocks in groups of kGroup from one end of [lo, hi) toward the
+  // other, stopping at the first group that holds a block the region may
+  // show; returns the first such block (forward) or one past the last
+  // (backward), or `notFound`. A group is skipped only where its own
+  // evaluation (one interval for all its keys) rules it out, so every
+  // skipped block holds no visible key; a block-mask scan would cost N /
+  // block_n evaluations per program, this one about N / (kGroup * block_n)
+  // for masks whose visible blocks are contiguous.
+  auto search = [&](Value lo, Value hi, bool forward, Value notFound) {
+    Value start = forward ? lo : hi;
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{b.getIndexType(), b.getIndexType()},
+        ValueRange{start, notFound},
+        [&](OpBuilder &ob, Location, ValueRange args) {
+          Value more = forward ? arith::CmpIOp::create(ob, loc, P::slt,
+                                                       args[0], hi)
+                               : arith::CmpIOp::create(ob, loc, P::sgt,
+                                                       args[0], lo);
+          Value searching =
+              arith::CmpIOp::create(ob, loc, P::eq, args[1], notFound);
+          scf::ConditionOp::create(
+              ob, loc, arith::AndIOp::create(ob, loc, more, searching),
+              args);
+        },
+        [&](OpBuilder &ob, Location, ValueRange args) {
+          Value j = args[0], g = cst(ob, kGroup);
+          // The group [gFirst, gEnd).
+          Value gFirst = forward ? j
+                                 : arith::MaxSIOp::create(
+                                       ob, loc,
+                                       arith::SubIOp::create(ob, loc, j, g),
+                                       lo);
+          Value gEnd = forward ? arith::MinSIOp::create(
+                                     ob, loc,
+                                     arith::AddIOp::create(ob, loc, j, g), hi)
+                               : j;
+          auto inGroup = scf::IfOp::create(
+              ob, loc, mayShow(ob, gFirst, gEnd),
+              [&](OpBuilder &tb, Location) {
+                // The first (forward) or last (backward) block of the group
+                // that the region may show.
+                auto blocks = scf::ForOp::create(
+                    tb, loc, gFirst, gEnd, cst(tb, 1), ValueRange{notFound},
+                    [&](OpBuilder &fb, Location, Value k, ValueRange found) {
+                      Value next =
+                          arith::AddIOp::create(fb, loc, k, cst(fb, 1));
+                      Value may = mayShow(fb, k, next);
+                      Value pick = may;
+                      if (forward)
+                        pick = arith::AndIOp::create(
+                            fb, loc, may,
+                            arith::CmpIOp::create(fb, loc, P::eq, found[0],
+                                                  notFound));
+                      Value hit = arith::SelectOp::create(
+                          fb, loc, pick, forward ? k : next, found[0]);
+                      scf::YieldOp::create(fb, loc, hit);
+                    });
+                scf::YieldOp::create(tb, loc, blocks.getResult(0));
+              },
+              [&](OpBuilder &eb, Location) {
+                scf::YieldOp::create(eb, loc, notFound);
+              });
+          scf::YieldOp::create(
+              ob, loc,
+              ValueRange{forward ? gEnd : gFirst, inGroup.getResult(0)});
+        });
+    return loop.getResult(1);
+  };
+  // [first, end): first is `upper` when no block may show a key; the
+  // backward search then has nothing to do and returns `first`.
+  Value first = search(lower, upper, /*forward=*/true, upper);
+  Value end = search(first, upper, /*forward=*/false, first);
+  return {first, end};
 }

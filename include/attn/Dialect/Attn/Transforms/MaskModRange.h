@@ -38,8 +38,10 @@ bool canBoundMaskMod(Region &maskMod);
 /// Shrinks the K/V block range [lower, upper) of the query rows
 /// [rowStart, min(rowStart + blockM, numQueries)) to the blocks from the
 /// first to the last one that `maskMod` may make visible for one of those
-/// rows, or to an empty range at `lower` when it hides every key. All
-/// operands are index values.
+/// rows, or to the empty range [upper, upper) when it hides every key. All
+/// operands are index values. The code searches from each end in groups of
+/// blocks and stops at the first group that may show a key, so a mask whose
+/// visible blocks are contiguous costs about N / (8 * blockN) evaluations.
 std::pair<Value, Value>
 narrowKVRangeByMaskMod(OpBuilder &b, Location loc, Region &maskMod,
                        Value batch, Value head, Value rowStart,

@@ -48,6 +48,9 @@ struct ScoreModKinds {
   /// A mask_mod region: no tile of its own, but its kernels were not run on
   /// the device with warp specialization.
   bool maskMod = false;
+  /// A mask_mod region that narrows the K/V range (MaskModRange.h): the
+  /// range's bounds are runtime values that stay live across the loops.
+  bool narrowingMaskMod = false;
   /// The online softmax runs without a running maximum (softmaxMaxBound):
   /// other registers live across the K/V loop.
   bool boundedSoftmax = false;
