@@ -3,9 +3,9 @@
 // the TMA stores of O that withKeyLengthSchedule gives such kernels):
 // persistent when unmasked; under a causal mask not persistent with index
 // tiles (ALiBi, score_mod), and for a mask_mod alone the plain causal
-// kernels' rule, persistent up to 8192 keys, unless the mask_mod narrows
-// the K/V range (MaskModRange.h): then not persistent, where it would
-// spill 4 bytes (ptxas-default-configs.test). With index tiles, the thread
+// kernels' rule, persistent up to 8192 keys, or at every length where the
+// mask_mod narrows the K/V range (MaskModRange.h): the tiles' work is then
+// similar and per-program costs dominate. With index tiles, the thread
 // ids per K/V loop (loop_local_ids), without which some spill. Against
 // the 128 x 64 kernel without a producer that they had, on an H100
 // (results/h100/2026-12-06-session34-idx2-*): 1.16-1.42x. With a softcap
@@ -40,7 +40,7 @@ func.func @alibi_causal(%q: memref<?x?x?x128xbf16>, %slopes: memref<?xf32>) {
 }
 
 // CHECK-LABEL: func.func @document_causal
-// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, stage_stores = true>, mask
+// CHECK: gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, stage_stores = true>, mask
 func.func @document_causal(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>) {mask = #attn.mask<causal, top_left>} mask_mod {

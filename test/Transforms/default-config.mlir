@@ -219,12 +219,10 @@ func.func @head_dim_128_bias(%q: memref<?x?x?x128xf16>, %b: memref<?x?x?x?xf16>)
 
 // A mask_mod region (as ALiBi and score_mod regions, without a bias or a
 // softcap; default-config-index-mods.mlir) takes the warp-specialized
-// 128 x 128 kernel, persistent when unmasked, unless the region narrows
-// the K/V range (a comparison of the indices does; then the kernel is not
-// persistent, where it would spill).
+// 128 x 128 kernel, persistent when unmasked.
 // CHECK-LABEL: func.func @head_dim_128_mask_mod
 // CHECK: attn.attention
-// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, stage_stores = true>
+// SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, stage_stores = true>
 func.func @head_dim_128_mask_mod(%q: memref<?x?x?x128xf16>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
                  outs(%q : memref<?x?x?x128xf16>)
@@ -236,8 +234,8 @@ func.func @head_dim_128_mask_mod(%q: memref<?x?x?x128xf16>) {
   return
 }
 
-// A mask_mod region the interval evaluation cannot bound (a bitwise and of
-// the indices) keeps the persistent kernel.
+// So does a mask_mod region the interval evaluation cannot bound (a
+// bitwise and of the indices).
 // CHECK-LABEL: func.func @head_dim_128_opaque_mask_mod
 // CHECK: attn.attention
 // SM90-SAME: config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, persistent = true, stage_stores = true>

@@ -374,3 +374,52 @@ func.func @alibi(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                   gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
   return
 }
+
+// -----
+
+// A K/V range narrowed by a mask_mod region (a document mask) in a
+// persistent program: the producer runs the range's search beside the tile
+// loop and gets 32 registers (at 24 it spilled 4 bytes); the consumers 232.
+// Not persistent, it keeps 24 and the consumers 240 (@document_mask_once).
+// CHECK-LABEL: func.func @document_mask_persistent
+// CHECK: attn.warp_specialize attributes {consumer_registers = 232 : i64, consumer_warpgroups = 2 : i64, producer_registers = 32 : i64} producer {
+// CHECK: attn.kv_range visible {{.*}} mask_mod(
+func.func @document_mask_persistent(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                                    %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {mask = #attn.mask<causal, top_left>,
+                  config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true, persistent = true>}
+                 mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c256 = arith.constant 256 : index
+    %dq = arith.divui %qi, %c256 : index
+    %dk = arith.divui %ki, %c256 : index
+    %same = arith.cmpi eq, %dq, %dk : index
+    attn.yield %same : i1
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @document_mask_once
+// CHECK: attn.warp_specialize attributes {consumer_registers = 240 : i64, consumer_warpgroups = 2 : i64, producer_registers = 24 : i64}
+func.func @document_mask_once(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                              %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {mask = #attn.mask<causal, top_left>,
+                  config = #attn.tile_config<block_m = 128, block_n = 128, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<wgmma = true, warp_specialize = true, overlap_softmax = true>}
+                 mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c256 = arith.constant 256 : index
+    %dq = arith.divui %qi, %c256 : index
+    %dk = arith.divui %ki, %c256 : index
+    %same = arith.cmpi eq, %dq, %dk : index
+    attn.yield %same : i1
+  }
+  return
+}

@@ -154,10 +154,7 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     // measured, the kernels below.
     bool indexMods =
         (mods.positional || mods.maskMod) && !mods.bias && !mods.softcap;
-    // (Not with a mask_mod that narrows the K/V range: persistent, the
-    // causal kernels spill 4 bytes, ptxas-default-configs.test.)
     bool persistentCausal = (plain || (indexMods && !mods.positional)) &&
-                            !mods.narrowingMaskMod &&
                             mask.getKind() == MaskKind::Causal;
     // Causal D = 128 up to 8192 keys (a length dispatch,
     // docs/gpu-kernels.md) runs persistent, the odd rounds of tiles
@@ -172,19 +169,24 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     if (persistentCausal && d == 128 && seqLen > 0 && seqLen <= 8192)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
                    /*persistent=*/true);
+    // A mask_mod that narrows the K/V range (MaskModRange.h) under a
+    // causal mask leaves tiles of similar work where its visible blocks
+    // are (a document mask): persistent at every length. With the range
+    // narrowed, the per-program costs dominate, and persistent kernels
+    // ran 1.10-1.24x the one-CTA-per-tile ones (H100, N = 1024 / 4096 /
+    // 16384, document masks causal and unmasked, results/h100/
+    // 2026-12-06-session35-doc2-*).
+    if (persistentCausal && d == 128 && mods.narrowingMaskMod)
+      return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
+                   /*persistent=*/true);
     // Unmasked D = 128 runs persistent (the CTAs loop over the tiles):
     // 1.07-1.08x at N = 512, 1.04-1.05x at 1024, 1.02-1.03x from 2048 on
     // against the same kernel without (results/h200/2026-12-01-
     // persistent.md). Causal tiles differ in work (the mirrored rounds
     // above help only up to 8192 keys).
-    // A mask_mod that narrows the K/V range: not persistent, where the
-    // range's runtime bounds tip the unmasked kernel into a 4-byte spill
-    // (ptxas-default-configs.test; persistent against not measured in
-    // results/h100/2026-12-06-session35-*).
     if ((specializable || indexMods) && d == 128)
       return wgmma(128, 128, 8, 2, true, /*warpSpecialize=*/true,
-                   /*persistent=*/mask.getKind() == MaskKind::None &&
-                       !mods.narrowingMaskMod,
+                   /*persistent=*/mask.getKind() == MaskKind::None,
                    /*loopLocalIds=*/indexMods && mods.positional);
     // D = 256 runs persistent too since the tile loop stopped spilling
     // (LICM off in it, PersistentTiles.cpp): against the same kernel

@@ -513,7 +513,8 @@ bool Specializer::run() {
   // forever. A producer of more than two rings (K, V and a staged bias:
   // coordinates of three tiles) spilled 4-8 bytes at 24 and none at 32;
   // it gets 32, the consumers 232 with two warpgroups (no spills in the
-  // staged-bias kernels at 232).
+  // staged-bias kernels at 232). So does a persistent one that narrows
+  // its K/V range by a mask_mod (below).
   int64_t ctas = consumerGroups == 1 ? 2 : 1;
   int64_t entryCap = 65536 / (ctas * 128 * (consumerGroups + 1)) / 8 * 8;
   auto consumerBudget = [&](int64_t producerRegs) {
@@ -524,6 +525,16 @@ bool Specializer::run() {
   int64_t producerRegs = 24;
   if (chain.buffers.size() > 2)
     producerRegs = 32;
+  // The producer runs the search of a K/V range narrowed by a mask_mod
+  // region (MaskModRange.h) too: with the tile loop of a persistent kernel
+  // beside it that spilled 4 bytes at 24 and none at 32 (the document-mask
+  // kernels; not persistent, 24 does not spill and 232 registers for the
+  // consumers of the causal one does).
+  if (program.getGpuConfigOrDefault().getPersistent())
+    program.walk([&](KVRangeOp range) {
+      if (!range.getMaskMod().empty())
+        producerRegs = 32;
+    });
   int64_t consumerRegs = consumerBudget(producerRegs);
   auto ws = WarpSpecializeOp::create(
       b, loc, b.getI64IntegerAttr(consumerGroups),
