@@ -169,8 +169,7 @@ struct KVRangeLowering : public OpConversionPattern<KVRangeOp> {
           rewriter, op.getLoc(), op.getMaskMod(),
           adaptor.getBatchHead()[0].front(), adaptor.getBatchHead()[1].front(),
           adaptor.getRowStart().front(), adaptor.getNumQueries().front(),
-          adaptor.getNumKeys().front(), op.getBlockM(), op.getBlockN(), lo,
-          hi);
+          adaptor.getNumKeys().front(), op.getBlockM(), op.getBlockN(), lo, hi);
     rewriter.replaceOp(op, {lo, hi});
     return success();
   }

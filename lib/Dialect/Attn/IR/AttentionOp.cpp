@@ -243,9 +243,8 @@ LogicalResult mlir::attn::verifyModRegion(Operation *op, Region &region,
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues()[0].getType() != result)
-    return op->emitOpError() << "'" << name
-                             << "' must end in attn.yield of one "
-                            << result;
+    return op->emitOpError()
+           << "'" << name << "' must end in attn.yield of one " << result;
   for (Operation &inner : block.without_terminator()) {
     Dialect *dialect = inner.getDialect();
     if (!dialect || !isa<arith::ArithDialect, math::MathDialect>(dialect) ||

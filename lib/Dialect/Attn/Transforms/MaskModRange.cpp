@@ -161,12 +161,10 @@ private:
       Truth c = truthOf(sel.getCondition());
       Value lo = select(
           c.mayTrue,
-          select(c.mayFalse, fold<arith::MinSIOp>(x->lo, y->lo), x->lo),
-          y->lo);
+          select(c.mayFalse, fold<arith::MinSIOp>(x->lo, y->lo), x->lo), y->lo);
       Value hi = select(
           c.mayTrue,
-          select(c.mayFalse, fold<arith::MaxSIOp>(x->hi, y->hi), x->hi),
-          y->hi);
+          select(c.mayFalse, fold<arith::MaxSIOp>(x->hi, y->hi), x->hi), y->hi);
       track(result, lo, hi,
             {std::min(x->range.lo, y->range.lo),
              std::max(x->range.hi, y->range.hi)});
@@ -253,10 +251,9 @@ private:
     // Every product of two bounds is a product the op may compute: within
     // the static range, so none wraps. The smallest and largest of the four
     // bound the product.
-    Value p[] = {fold<arith::MulIOp>(x.lo, y.lo),
-                 fold<arith::MulIOp>(x.lo, y.hi),
-                 fold<arith::MulIOp>(x.hi, y.lo),
-                 fold<arith::MulIOp>(x.hi, y.hi)};
+    Value p[] = {
+        fold<arith::MulIOp>(x.lo, y.lo), fold<arith::MulIOp>(x.lo, y.hi),
+        fold<arith::MulIOp>(x.hi, y.lo), fold<arith::MulIOp>(x.hi, y.hi)};
     Value lo = fold<arith::MinSIOp>(fold<arith::MinSIOp>(p[0], p[1]),
                                     fold<arith::MinSIOp>(p[2], p[3]));
     Value hi = fold<arith::MaxSIOp>(fold<arith::MaxSIOp>(p[0], p[1]),
@@ -274,8 +271,8 @@ private:
     if (!c)
       return;
     bool isUnsignedOrRem =
-        isa<arith::DivUIOp, arith::CeilDivUIOp, arith::RemUIOp,
-            arith::RemSIOp>(op);
+        isa<arith::DivUIOp, arith::CeilDivUIOp, arith::RemUIOp, arith::RemSIOp>(
+            op);
     if (isUnsignedOrRem && x.range.lo < 0)
       return;
     Type type = result.getType();
@@ -317,8 +314,9 @@ private:
     if (auto sel = dyn_cast<arith::SelectOp>(op)) {
       Truth c = truthOf(sel.getCondition()), x = truthOf(sel.getTrueValue()),
             y = truthOf(sel.getFalseValue());
-      return Truth{orB(andB(c.mayTrue, x.mayFalse), andB(c.mayFalse, y.mayFalse)),
-                   orB(andB(c.mayTrue, x.mayTrue), andB(c.mayFalse, y.mayTrue))};
+      return Truth{
+          orB(andB(c.mayTrue, x.mayFalse), andB(c.mayFalse, y.mayFalse)),
+          orB(andB(c.mayTrue, x.mayTrue), andB(c.mayFalse, y.mayTrue))};
     }
     if (auto cmpOp = dyn_cast<arith::CmpIOp>(op)) {
       if (cmpOp.getLhs().getType().isInteger(1))
@@ -330,12 +328,10 @@ private:
     Truth x = truthOf(op.getOperand(0)), y = truthOf(op.getOperand(1));
     return llvm::TypeSwitch<Operation *, std::optional<Truth>>(&op)
         .Case([&](arith::AndIOp) {
-          return Truth{orB(x.mayFalse, y.mayFalse),
-                       andB(x.mayTrue, y.mayTrue)};
+          return Truth{orB(x.mayFalse, y.mayFalse), andB(x.mayTrue, y.mayTrue)};
         })
         .Case([&](arith::OrIOp) {
-          return Truth{andB(x.mayFalse, y.mayFalse),
-                       orB(x.mayTrue, y.mayTrue)};
+          return Truth{andB(x.mayFalse, y.mayFalse), orB(x.mayTrue, y.mayTrue)};
         })
         .Case([&](arith::XOrIOp) { return xorTruth(x, y); })
         .Default([](Operation *) { return std::nullopt; });
@@ -370,11 +366,20 @@ private:
     // signed ones.
     if (x->range.lo >= 0 && y->range.lo >= 0) {
       switch (pred) {
-      case P::ult: pred = P::slt; break;
-      case P::ule: pred = P::sle; break;
-      case P::ugt: pred = P::sgt; break;
-      case P::uge: pred = P::sge; break;
-      default: break;
+      case P::ult:
+        pred = P::slt;
+        break;
+      case P::ule:
+        pred = P::sle;
+        break;
+      case P::ugt:
+        pred = P::sgt;
+        break;
+      case P::uge:
+        pred = P::sge;
+        break;
+      default:
+        break;
       }
     }
     // x < y may hold iff the smallest x is below the largest y, and may
@@ -395,7 +400,8 @@ private:
       return lessThan(*y, *x, true);
     case P::eq:
     case P::ne: {
-      Value overlap = andB(cmp(P::sle, x->lo, y->hi), cmp(P::sle, y->lo, x->hi));
+      Value overlap =
+          andB(cmp(P::sle, x->lo, y->hi), cmp(P::sle, y->lo, x->hi));
       Value bothOnePoint =
           andB(andB(cmp(P::eq, x->lo, x->hi), cmp(P::eq, y->lo, y->hi)),
                cmp(P::eq, x->lo, y->lo));
@@ -429,7 +435,8 @@ bool mlir::attn::canBoundMaskMod(Region &maskMod) {
   SmallVector<Interval> args;
   for (Wide max : {kMaxBatchHead, kMaxBatchHead, kMaxPosition, kMaxPosition})
     args.push_back({scratch.addArgument(index, loc),
-                    scratch.addArgument(index, loc), {0, max}});
+                    scratch.addArgument(index, loc),
+                    {0, max}});
   Truth t = IntervalEvaluator(b, loc).evaluate(maskMod, args);
   return !matchPattern(t.mayTrue, m_One());
 }
@@ -460,10 +467,9 @@ std::pair<Value, Value> mlir::attn::narrowKVRangeByMaskMod(
     Interval keys{k0, arith::SubIOp::create(ob, loc, kEnd, cst(ob, 1)),
                   position};
     return IntervalEvaluator(ob, loc)
-        .evaluate(maskMod, {{batch, batch, batchHead},
-                            {head, head, batchHead},
-                            rows,
-                            keys})
+        .evaluate(
+            maskMod,
+            {{batch, batch, batchHead}, {head, head, batchHead}, rows, keys})
         .mayTrue;
   };
   // Searches blocks in groups of kGroup from one end of [lo, hi) toward the
@@ -480,28 +486,25 @@ std::pair<Value, Value> mlir::attn::narrowKVRangeByMaskMod(
         b, loc, TypeRange{b.getIndexType(), b.getIndexType()},
         ValueRange{start, notFound},
         [&](OpBuilder &ob, Location, ValueRange args) {
-          Value more = forward ? arith::CmpIOp::create(ob, loc, P::slt,
-                                                       args[0], hi)
-                               : arith::CmpIOp::create(ob, loc, P::sgt,
-                                                       args[0], lo);
+          Value more =
+              forward ? arith::CmpIOp::create(ob, loc, P::slt, args[0], hi)
+                      : arith::CmpIOp::create(ob, loc, P::sgt, args[0], lo);
           Value searching =
               arith::CmpIOp::create(ob, loc, P::eq, args[1], notFound);
           scf::ConditionOp::create(
-              ob, loc, arith::AndIOp::create(ob, loc, more, searching),
-              args);
+              ob, loc, arith::AndIOp::create(ob, loc, more, searching), args);
         },
         [&](OpBuilder &ob, Location, ValueRange args) {
           Value j = args[0], g = cst(ob, kGroup);
           // The group [gFirst, gEnd).
-          Value gFirst = forward ? j
-                                 : arith::MaxSIOp::create(
-                                       ob, loc,
-                                       arith::SubIOp::create(ob, loc, j, g),
-                                       lo);
-          Value gEnd = forward ? arith::MinSIOp::create(
-                                     ob, loc,
-                                     arith::AddIOp::create(ob, loc, j, g), hi)
-                               : j;
+          Value gFirst =
+              forward ? j
+                      : arith::MaxSIOp::create(
+                            ob, loc, arith::SubIOp::create(ob, loc, j, g), lo);
+          Value gEnd =
+              forward ? arith::MinSIOp::create(
+                            ob, loc, arith::AddIOp::create(ob, loc, j, g), hi)
+                      : j;
           auto inGroup = scf::IfOp::create(
               ob, loc, mayShow(ob, gFirst, gEnd),
               [&](OpBuilder &tb, Location) {

@@ -89,8 +89,8 @@ static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
   // wgmma in a document-mask kernel). Ranges without the region keep the
   // clamp: dropping it there moved six kernels at the 255-register limit
   // into 4-byte spills (ptxas-default-configs.test).
-  bool maskedHead = !visible.getMask().isLeftUnbounded() ||
-                    visible.getMaskMod().empty();
+  bool maskedHead =
+      !visible.getMask().isLeftUnbounded() || visible.getMaskMod().empty();
   Value a = maskedHead ? clamp(unmasked.getLower(), lo, hi) : lo;
   Value c = clamp(unmasked.getUpper(), a, hi);
 

@@ -434,8 +434,8 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
     IRMapping mapping;
     op.getMaskMod().cloneInto(&range.getMaskMod(), mapping);
   } else {
-    range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask, bm,
-                              bn);
+    range =
+        KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk, mask, bm, bn);
   }
   ScoreMods mods{op, bIdx, head, row0, nq, nk, Value()};
   if (Value slopes = op.getAlibiSlopes())

@@ -42,11 +42,12 @@ bool canBoundMaskMod(Region &maskMod);
 /// operands are index values. The code searches from each end in groups of
 /// blocks and stops at the first group that may show a key, so a mask whose
 /// visible blocks are contiguous costs about N / (8 * blockN) evaluations.
-std::pair<Value, Value>
-narrowKVRangeByMaskMod(OpBuilder &b, Location loc, Region &maskMod,
-                       Value batch, Value head, Value rowStart,
-                       Value numQueries, Value numKeys, int64_t blockM,
-                       int64_t blockN, Value lower, Value upper);
+std::pair<Value, Value> narrowKVRangeByMaskMod(OpBuilder &b, Location loc,
+                                               Region &maskMod, Value batch,
+                                               Value head, Value rowStart,
+                                               Value numQueries, Value numKeys,
+                                               int64_t blockM, int64_t blockN,
+                                               Value lower, Value upper);
 
 } // namespace attn
 } // namespace mlir
