@@ -22,7 +22,8 @@ def AttnDefaultConfig : Pass<"attn-default-config"> {
     bias, or ALiBi / `score_mod` / `mask_mod` regions without a softcap
     or bias beside them allowed; with index tiles the thread ids per K/V
     loop, `loop_local_ids`, and persistent for a causal `mask_mod` as for
-    the plain causal kernel), and D = Dv = 192 without a softcap or mask_mod,
+    the plain causal kernel, or at every length where the `mask_mod`
+    narrows the K/V range), and D = Dv = 192 without a softcap or mask_mod,
     unmasked and causal: a TMA producer warpgroup feeding two consumer
     warpgroups, each block's Q K^T issued under the previous block's
     softmax (`warp_specialize`, `overlap_softmax`; 128 x 128 at D = 128,
