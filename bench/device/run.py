@@ -20,6 +20,7 @@ Exit status: 0 when every kernel loaded and every correctness point passed,
 1 otherwise, 2 for a usage or environment error.
 """
 
+import re
 import argparse
 import ctypes
 import datetime
@@ -230,9 +231,17 @@ def modify_scores(s, meta, extra):
     if mods.get("score_mod") == "relpos":
         s = s + 0.01 * (j - i).float()
     vis = None
-    if mods.get("mask_mod") == "doc256":
-        vis = (i // 256) == (j // 256)
+    doc = doc_length(mods)
+    if doc:
+        vis = (i // doc) == (j // doc)
     return s, vis
+
+
+def doc_length(mods):
+    """The document length of a "docN" mask_mod (documents of N keys:
+    qi // N == ki // N), or None."""
+    m = re.fullmatch(r"doc(\d+)", str(mods.get("mask_mod", "")))
+    return int(m.group(1)) if m else None
 
 
 def reference(q, k, v, meta, extra=None):
@@ -549,7 +558,8 @@ def flex_mods(meta, extra, b, h, n):
         return score
 
     def mask_mod(bi, hi, qi, ki):
-        ok = (qi // 256) == (ki // 256) if mods.get("mask_mod") == "doc256" else (qi >= 0)
+        doc = doc_length(mods)
+        ok = (qi // doc) == (ki // doc) if doc else (qi >= 0)
         if causal:
             ok = ok & (ki <= qi)
         return ok

@@ -40,7 +40,8 @@ static std::unique_ptr<Pass> createBufferizePass() {
 /// Steps shared by every target: pick tile sizes, bufferize attn.attention
 /// on tensors, tile it, split masked K/V blocks from unmasked ones, visit
 /// them last to first and take the row maximum before a softcap where the
-/// configuration asks for it.
+/// configuration asks for it; spell out the mask_mod regions the split left
+/// on masks.
 static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
                                      StringRef chip, int64_t seqLen = 0) {
   attn::AttnDefaultConfigOptions config;
@@ -53,6 +54,7 @@ static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
     pm.addPass(attn::createAttnSplitKVLoop());
   pm.addPass(attn::createAttnReverseKVLoops());
   pm.addPass(attn::createAttnHoistRowMax());
+  pm.addPass(attn::createAttnExpandMaskMods());
 }
 
 void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,

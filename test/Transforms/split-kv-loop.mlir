@@ -343,3 +343,146 @@ func.func @not_split(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %gm: index
   }
   return
 }
+
+// A visible range that carries a mask_mod region, and masks that carry the
+// same region for the same batch and head: the unmasked range carries it
+// too, searching the visible blocks, and the middle loop drops
+// the mask with its region. The head loop stays (a document may start
+// inside a block).
+// CHECK-LABEL: func.func @mask_mod_split
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<?x16xf32>, %[[NQ:[a-zA-Z0-9_]+]]: index, %[[NK:[a-zA-Z0-9_]+]]: index, %[[B:[a-zA-Z0-9_]+]]: index, %[[H:[a-zA-Z0-9_]+]]: index
+// CHECK: %[[LO:[a-zA-Z0-9_]+]], %[[HI:[a-zA-Z0-9_]+]] = attn.kv_range visible %[[ROW0:[a-zA-Z0-9_]+]], %[[NQ]], %[[NK]] {{.+}} mask_mod(%[[B]], %[[H]])
+// CHECK: %[[ULO:[a-zA-Z0-9_]+]], %[[UHI:[a-zA-Z0-9_]+]] = attn.kv_range unmasked %[[ROW0]], %[[NQ]], %[[NK]] from %[[LO]] to %[[HI]]
+// CHECK-SAME: {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>} mask_mod(%[[B]], %[[H]]) {
+// CHECK-NEXT: ^bb0(%{{.+}}: index, %{{.+}}: index, %[[QI:.+]]: index, %[[KI:.+]]: index):
+// CHECK: arith.divui %[[QI]]
+// CHECK: arith.divui %[[KI]]
+// CHECK: attn.yield
+// CHECK: %[[T0:.+]] = arith.maxsi %[[ULO]], %[[LO]] : index
+// CHECK: %[[A:.+]] = arith.minsi %[[T0]], %[[HI]] : index
+// CHECK: %[[T1:.+]] = arith.maxsi %[[UHI]], %[[A]] : index
+// CHECK: %[[E:.+]] = arith.minsi %[[T1]], %[[HI]] : index
+// CHECK: scf.for %{{.+}} = %[[LO]] to %[[A]]
+// CHECK: attn.mask {{.+}} mask_mod(%[[B]], %[[H]])
+// CHECK: scf.for %{{.+}} = %[[A]] to %[[E]]
+// CHECK-NOT: attn.mask
+// CHECK: scf.yield
+// CHECK: scf.for %{{.+}} = %[[E]] to %[[HI]]
+// CHECK: attn.mask {{.+}} mask_mod(%[[B]], %[[H]])
+func.func @mask_mod_split(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %b: index, %h: index, %gm: index, %gbh: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m0 = arith.constant dense<0.0> : tensor<64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  attn.program (%m, %bh) in (%gm, %gbh) buffers(k = %kbuf : memref<?x16xf32>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>} {
+    %row0 = arith.muli %m, %c64 : index
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>} mask_mod(%b, %h) {
+    ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+      %c100 = arith.constant 100 : index
+      %dq = arith.divui %qi, %c100 : index
+      %dk = arith.divui %ki, %c100 : index
+      %same = arith.cmpi eq, %dq, %dk : index
+      attn.yield %same : i1
+    }
+    %r = scf.for %j = %lo to %hi step %c1 iter_args(%s = %m0) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<causal, top_left>} : tensor<64x64xf32> mask_mod(%b, %h) {
+      ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+        %c100 = arith.constant 100 : index
+        %dq = arith.divui %qi, %c100 : index
+        %dk = arith.divui %ki, %c100 : index
+        %same = arith.cmpi eq, %dq, %dk : index
+        attn.yield %same : i1
+      }
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    attn.store %r, %kbuf[%row0, %c0] : tensor<64xf32>, memref<?x16xf32>
+  }
+  return
+}
+
+// A mask whose region is not the range's (another document length), one
+// evaluated for another head, and one under a range without a region are
+// not proved full by the unmasked range: those loops stay whole.
+// CHECK-LABEL: func.func @mask_mod_mismatch
+// CHECK-NOT: attn.kv_range unmasked
+// CHECK: return
+func.func @mask_mod_mismatch(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %b: index, %h: index, %h2: index, %gm: index, %gbh: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m0 = arith.constant dense<0.0> : tensor<64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  attn.program (%m, %bh) in (%gm, %gbh) buffers(k = %kbuf : memref<?x16xf32>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>} {
+    %row0 = arith.muli %m, %c64 : index
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%b, %h) {
+    ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+      %c100 = arith.constant 100 : index
+      %dq = arith.divui %qi, %c100 : index
+      %dk = arith.divui %ki, %c100 : index
+      %same = arith.cmpi eq, %dq, %dk : index
+      attn.yield %same : i1
+    }
+    %r = scf.for %j = %lo to %hi step %c1 iter_args(%s = %m0) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%b, %h) {
+      ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+        %c200 = arith.constant 200 : index
+        %dq = arith.divui %qi, %c200 : index
+        %dk = arith.divui %ki, %c200 : index
+        %same = arith.cmpi eq, %dq, %dk : index
+        attn.yield %same : i1
+      }
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    %r2 = scf.for %j = %lo to %hi step %c1 iter_args(%s = %r) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%b, %h2) {
+      ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+        %c100 = arith.constant 100 : index
+        %dq = arith.divui %qi, %c100 : index
+        %dk = arith.divui %ki, %c100 : index
+        %same = arith.cmpi eq, %dq, %dk : index
+        attn.yield %same : i1
+      }
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    %lo3, %hi3 = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
+    %r3 = scf.for %j = %lo3 to %hi3 step %c1 iter_args(%s = %r2) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%b, %h) {
+      ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+        %c100 = arith.constant 100 : index
+        %dq = arith.divui %qi, %c100 : index
+        %dk = arith.divui %ki, %c100 : index
+        %same = arith.cmpi eq, %dq, %dk : index
+        attn.yield %same : i1
+      }
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    attn.store %r3, %kbuf[%row0, %c0] : tensor<64xf32>, memref<?x16xf32>
+  }
+  return
+}

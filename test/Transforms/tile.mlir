@@ -164,13 +164,21 @@ func.func @partly_static(%q: memref<2x4x?x16xf32>, %kv: memref<2x2x32x16xf32>, %
 
 // A mask_mod region that interval evaluation can bound goes onto the visible
 // kv_range too (with the batch and head), so that the K/V loop skips the
-// blocks at either end that it hides; one it cannot bound (a bitwise and)
-// does not.
+// blocks at either end that it hides, and onto the loop's attn.mask, so
+// that attn-split-kv-loop can drop it where it shows every key; one it
+// cannot bound (a bitwise and) does neither: it is applied in the loop
+// body as tile ops.
 // CHECK-LABEL: func.func @mask_mod_range
 // CHECK: attn.program (%{{.+}}, %[[BH:.+]]) in
 // CHECK: %[[B:.+]] = arith.divui %[[BH]], %[[HQ:.+]] : index
 // CHECK-NEXT: %[[H:.+]] = arith.remui %[[BH]], %[[HQ]] : index
 // CHECK: attn.kv_range visible {{.+}} mask_mod(%[[B]], %[[H]]) {
+// CHECK: arith.divui
+// CHECK: arith.cmpi eq
+// CHECK: attn.yield
+// CHECK: scf.for
+// CHECK-NOT: attn.iota
+// CHECK: attn.mask {{.+}} : tensor<64x64xf32> mask_mod(%[[B]], %[[H]]) {
 // CHECK: arith.divui
 // CHECK: arith.cmpi eq
 // CHECK: attn.yield
@@ -191,6 +199,10 @@ func.func @mask_mod_range(%q: memref<?x?x?x16xf32>, %o: memref<?x?x?x16xf32>) {
 // CHECK: attn.kv_range visible
 // CHECK-NOT: mask_mod(
 // CHECK: scf.for
+// CHECK: attn.iota
+// CHECK: arith.andi {{.+}} : tensor<64x64xindex>
+// CHECK: arith.select
+// CHECK: attn.mask {{.+}} : tensor<64x64xf32>{{$}}
 func.func @opaque_mask_mod_range(%q: memref<?x?x?x16xf32>, %o: memref<?x?x?x16xf32>) {
   attn.attention ins(%q, %q, %q : memref<?x?x?x16xf32>, memref<?x?x?x16xf32>, memref<?x?x?x16xf32>)
                  outs(%o : memref<?x?x?x16xf32>) {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 2>} mask_mod {

@@ -19,10 +19,10 @@ struct LowerKVRange : public OpRewritePattern<KVRangeOp> {
         op.getBlockN(), op.getRowStart(), op.getNumQueries(),
         op.getNumKeys());
     if (!op.getMaskMod().empty())
-      std::tie(lower, upper) = narrowKVRangeByMaskMod(
-          rewriter, op.getLoc(), op.getMaskMod(), op.getBatchHead()[0],
-          op.getBatchHead()[1], op.getRowStart(), op.getNumQueries(),
-          op.getNumKeys(), op.getBlockM(), op.getBlockN(), lower, upper);
+      std::tie(lower, upper) = applyMaskModToKVRange(
+          rewriter, op, op.getBatchHead()[0], op.getBatchHead()[1],
+          op.getRowStart(), op.getNumQueries(), op.getNumKeys(), op.getFrom(),
+          op.getTo(), lower, upper);
     rewriter.replaceOp(op, {lower, upper});
     return success();
   }

@@ -78,6 +78,10 @@ struct MaskToGeneric : public OpRewritePattern<MaskOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MaskOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!op.getMaskMod().empty())
+      return rewriter.notifyMatchFailure(
+          op, "carries a mask_mod region (attn-expand-mask-mods spells it "
+              "out first)");
     MaskAttr mask = op.getMask();
     Location loc = op.getLoc();
     AffineMap id = rewriter.getMultiDimIdentityMap(2);

@@ -35,6 +35,10 @@ struct MaskLowering : public OpConversionPattern<MaskOp> {
     auto layout = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
     if (!layout)
       return rewriter.notifyMatchFailure(op, "not an #attn.mma tile");
+    if (!op.getMaskMod().empty())
+      return rewriter.notifyMatchFailure(
+          op, "carries a mask_mod region (attn-expand-mask-mods spells it "
+              "out first)");
     MmaTile tile(layout, op.getType().getShape());
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     ThreadIds ids = getThreadIds(b, op);
@@ -165,11 +169,12 @@ struct KVRangeLowering : public OpConversionPattern<KVRangeOp> {
     // A mask_mod region narrows the range further: a scalar scan over
     // the blocks, run once per program before its K/V loops.
     if (!op.getMaskMod().empty())
-      std::tie(lo, hi) = narrowKVRangeByMaskMod(
-          rewriter, op.getLoc(), op.getMaskMod(),
-          adaptor.getBatchHead()[0].front(), adaptor.getBatchHead()[1].front(),
-          adaptor.getRowStart().front(), adaptor.getNumQueries().front(),
-          adaptor.getNumKeys().front(), op.getBlockM(), op.getBlockN(), lo, hi);
+      std::tie(lo, hi) = applyMaskModToKVRange(
+          rewriter, op, adaptor.getBatchHead()[0].front(),
+          adaptor.getBatchHead()[1].front(), adaptor.getRowStart().front(),
+          adaptor.getNumQueries().front(), adaptor.getNumKeys().front(),
+          op.getFrom() ? adaptor.getFrom().front() : Value(),
+          op.getTo() ? adaptor.getTo().front() : Value(), lo, hi);
     rewriter.replaceOp(op, {lo, hi});
     return success();
   }

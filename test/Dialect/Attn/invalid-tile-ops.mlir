@@ -119,9 +119,9 @@ func.func @kv_range_no_mask(%r: index) {
 
 // -----
 
-func.func @kv_range_mask_mod_unmasked(%r: index) {
-  // expected-error @+1 {{may carry a mask_mod region only as a 'visible' range}}
-  %lo, %hi = attn.kv_range unmasked %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
+func.func @kv_range_from_visible(%r: index) {
+  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' range with a mask_mod region}}
+  %lo, %hi = attn.kv_range visible %r, %r, %r from %r to %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
   ^bb0(%b: index, %h: index, %qi: index, %ki: index):
     %see = arith.cmpi sle, %ki, %qi : index
     attn.yield %see : i1
@@ -512,4 +512,60 @@ func.func @online_softmax_block_max_type(%s: tensor<64x32xf32>, %m: tensor<64xf3
       : (tensor<64x32xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>, tensor<32xf32>)
       -> (tensor<64x32xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>)
   return
+}
+
+// -----
+
+func.func @kv_range_from_no_region(%r: index) {
+  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' range with a mask_mod region}}
+  %lo, %hi = attn.kv_range unmasked %r, %r, %r from %r to %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
+  return
+}
+
+// -----
+
+func.func @kv_range_from_alone(%r: index) {
+  // expected-error @+1 {{takes 'from' and 'to' together}}
+  %lo, %hi = "attn.kv_range"(%r, %r, %r, %r, %r, %r) <{kind = 1 : i32, block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 2>}> ({
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }) : (index, index, index, index, index, index) -> (index, index)
+  return
+}
+
+// -----
+
+func.func @mask_mod_one_index(%s: tensor<64x64xf32>, %r: index) -> tensor<64x64xf32> {
+  // expected-error @+1 {{with a mask_mod region takes (batch, head), got 3 values}}
+  %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%r, %r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  return %m : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @mask_mod_result(%s: tensor<64x64xf32>, %r: index) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'mask_mod' must end in attn.yield of one 'i1'}}
+  %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    attn.yield %qi : index
+  }
+  return %m : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @mask_mod_captures(%s: tensor<64x64xf32>, %r: index) -> tensor<64x64xf32> {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %m = attn.mask %s rows %r of %r cols %r of %r {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    // expected-error @+1 {{using value defined outside the region}}
+    %see = arith.cmpi sle, %ki, %r : index
+    attn.yield %see : i1
+  }
+  return %m : tensor<64x64xf32>
 }

@@ -178,6 +178,30 @@ func.func @kv_range_mask_mod(%r0: index, %n: index, %b: index, %h: index) -> (in
   return %lo, %hi : index, index
 }
 
+// An unmasked range with the region, searching blocks [%f, %n), and a mask
+// with the region.
+// CHECK-LABEL: func.func @unmasked_mask_mod
+// CHECK-SAME: %[[R0:[a-zA-Z0-9_]+]]: index, %[[N:[a-zA-Z0-9_]+]]: index, %[[B:[a-zA-Z0-9_]+]]: index, %[[H:[a-zA-Z0-9_]+]]: index, %[[F:[a-zA-Z0-9_]+]]: index, %[[S:[a-zA-Z0-9_]+]]: tensor<64x64xf32>
+// CHECK: attn.kv_range unmasked %[[R0]], %[[N]], %[[N]] from %[[F]] to %[[N]] {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%[[B]], %[[H]]) {
+// CHECK: attn.mask %[[S]] rows %[[R0]] of %[[N]] cols %[[F]] of %[[N]] {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%[[B]], %[[H]]) {
+// CHECK-NEXT: ^bb0(%{{.+}}: index, %{{.+}}: index, %[[QI:.+]]: index, %[[KI:.+]]: index):
+// CHECK-NEXT: %[[SEE:.+]] = arith.cmpi sle, %[[KI]], %[[QI]] : index
+// CHECK-NEXT: attn.yield %[[SEE]] : i1
+func.func @unmasked_mask_mod(%r0: index, %n: index, %b: index, %h: index, %f: index, %s: tensor<64x64xf32>) -> (index, index, tensor<64x64xf32>) {
+  %lo, %up = attn.kv_range unmasked %r0, %n, %n from %f to %n
+      {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%b, %h) {
+  ^bb0(%bi: index, %hi: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  %m = attn.mask %s rows %r0 of %n cols %f of %n {mask = #attn.mask<none>} : tensor<64x64xf32> mask_mod(%b, %h) {
+  ^bb0(%bi: index, %hi: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
+  return %lo, %up, %m : index, index, tensor<64x64xf32>
+}
+
 // Rank-2 tiles of a rank-4 buffer and rank-1 tiles of a rank-3 buffer.
 // CHECK-LABEL: func.func @load_store
 // CHECK-SAME: %[[Q:[a-zA-Z0-9_]+]]: memref<?x?x?x64xf16>

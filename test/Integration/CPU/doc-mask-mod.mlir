@@ -15,6 +15,31 @@
 // RUN: cat %s %S/Inputs/check-mods.mlir \
 // RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@ATTRS@/{mask = #attn.mask<causal, bottom_right>}/; s/%left = arith.constant -1 : index/%left = arith.constant -1 : index/; s/%right = arith.constant -1 : index/%right = arith.constant 0 : index/; s/%false = arith.constant false/%false = arith.constant true/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// Documents of 160 keys: the query blocks of 128 rows that lie in one
+// document have full key blocks (kv-range-full-mask-mod.mlir), which run
+// without the element mask; the others, and a block cut by a document's
+// end, keep it.
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@ATTRS@//; s/arith.constant 48 : index/arith.constant 160 : index/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@ATTRS@/{mask = #attn.mask<causal, bottom_right>}/; s/%left = arith.constant -1 : index/%left = arith.constant -1 : index/; s/%right = arith.constant -1 : index/%right = arith.constant 0 : index/; s/%false = arith.constant false/%false = arith.constant true/; s/arith.constant 48 : index/arith.constant 160 : index/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// The K/V loop of those runs, split: a middle loop without attn.mask.
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@ATTRS@//; s/arith.constant 48 : index/arith.constant 160 : index/' \
+// RUN:   | attn-opt --attn-default-config --attn-tile --attn-split-kv-loop --attn-expand-mask-mods | FileCheck %s --check-prefix=SPLIT
+// SPLIT: attn.kv_range unmasked {{.+}} from
+// SPLIT: scf.for
+// SPLIT: arith.select
+// SPLIT: attn.mask
+// SPLIT: scf.for
+// SPLIT-NOT: attn.mask
+// SPLIT-NOT: arith.select
+// SPLIT: scf.yield
+// SPLIT: scf.for
+// SPLIT: arith.select
+// SPLIT: attn.mask
 
 func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
                      %v: memref<?x?x?x@D@x@DT@>, %o: memref<?x?x?x@D@x@DT@>,

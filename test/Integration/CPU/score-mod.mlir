@@ -10,10 +10,10 @@
 // RUN:   | sed -e 's/@DT@/f16/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.truncf/g; s/@BCVT@/arith.bitcast/g; s/%%tolOut = arith.constant 1.0e-5/%%tolOut = arith.constant 5.0e-3/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
 // The regions become elementwise math on tiles, with index tiles for the
-// query and key positions:
+// query and key positions (the mask_mod by way of attn.mask's region):
 // RUN: cat %s %S/Inputs/check-mods.mlir \
 // RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g' \
-// RUN:   | attn-opt --attn-default-config --attn-tile | FileCheck %s --check-prefix=TILE
+// RUN:   | attn-opt --attn-default-config --attn-tile --attn-expand-mask-mods --cse | FileCheck %s --check-prefix=TILE
 // TILE: %[[QI:.+]] = attn.iota 0, %{{.+}} : tensor<128x64xindex>
 // TILE: %[[KI:.+]] = attn.iota 1, %{{.+}} : tensor<128x64xindex>
 // TILE: arith.subi %[[KI]], %[[QI]] : tensor<128x64xindex>

@@ -178,29 +178,58 @@ void KVRangeOp::build(OpBuilder &builder, OperationState &state,
                       KVRangeKind kind, Value rowStart, Value numQueries,
                       Value numKeys, MaskAttr mask, int64_t blockM,
                       int64_t blockN) {
-  build(builder, state, kind, rowStart, numQueries, numKeys,
-        /*batch_head=*/ValueRange(), mask, blockM, blockN);
+  build(builder, state, kind, rowStart, numQueries, numKeys, /*from=*/Value(),
+        /*to=*/Value(), /*batch_head=*/ValueRange(), mask, blockM, blockN);
+}
+
+void KVRangeOp::build(OpBuilder &builder, OperationState &state,
+                      KVRangeKind kind, Value rowStart, Value numQueries,
+                      Value numKeys, Value from, Value to, Value batch,
+                      Value head, MaskAttr mask, int64_t blockM,
+                      int64_t blockN) {
+  build(builder, state, kind, rowStart, numQueries, numKeys, from, to,
+        ValueRange{batch, head}, mask, blockM, blockN);
+}
+
+/// The checks of a mask_mod region on a tile op (attn.kv_range, attn.mask):
+/// (batch, head) operands exactly when there is a region, which takes four
+/// indices and yields an i1.
+static LogicalResult verifyMaskModOperands(Operation *op, Region &region,
+                                           ValueRange batchHead) {
+  if (region.empty()) {
+    if (!batchHead.empty())
+      return op->emitOpError() << "takes a batch and head only with a "
+                                  "mask_mod region";
+    return success();
+  }
+  if (batchHead.size() != 2)
+    return op->emitOpError() << "with a mask_mod region takes (batch, head), "
+                                "got "
+                             << batchHead.size() << " values";
+  Type index = IndexType::get(op->getContext());
+  return verifyModRegion(op, region, "mask_mod", {index, index, index, index},
+                         IntegerType::get(op->getContext(), 1));
 }
 
 LogicalResult KVRangeOp::verifyRegions() {
-  Region &region = getMaskMod();
-  if (region.empty()) {
-    if (!getBatchHead().empty())
-      return emitOpError() << "takes a batch and head only with a mask_mod "
-                              "region";
-    return success();
-  }
-  if (getKind() != KVRangeKind::Visible)
-    return emitOpError() << "may carry a mask_mod region only as a 'visible' "
-                            "range (an 'unmasked' one would have to prove "
-                            "every key visible)";
-  if (getBatchHead().size() != 2)
-    return emitOpError() << "with a mask_mod region takes (batch, head), got "
-                         << getBatchHead().size() << " values";
-  Type index = IndexType::get(getContext());
-  return verifyModRegion(*this, region, "mask_mod",
-                         {index, index, index, index},
-                         IntegerType::get(getContext(), 1));
+  if (bool(getFrom()) != bool(getTo()))
+    return emitOpError() << "takes 'from' and 'to' together";
+  if (getFrom() && (getKind() != KVRangeKind::Unmasked || getMaskMod().empty()))
+    return emitOpError() << "takes 'from' and 'to' only as an 'unmasked' "
+                            "range with a mask_mod region (the blocks its "
+                            "search for full blocks covers)";
+  return verifyMaskModOperands(*this, getMaskMod(), getBatchHead());
+}
+
+void MaskOp::build(OpBuilder &builder, OperationState &state, Type type,
+                   Value scores, Value rowStart, Value numQueries,
+                   Value colStart, Value numKeys, MaskAttr mask) {
+  build(builder, state, type, scores, rowStart, numQueries, colStart, numKeys,
+        /*batch_head=*/ValueRange(), mask);
+}
+
+LogicalResult MaskOp::verifyRegions() {
+  return verifyMaskModOperands(*this, getMaskMod(), getBatchHead());
 }
 
 //===----------------------------------------------------------------------===//

@@ -273,14 +273,17 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
     return sm80 ? get(128, 64, 2, true, /*reverseKV=*/true)
                 : get(128, 64, 2, true, false, /*loopLocalIds=*/true);
   }
+  // A mask_mod that narrows the K/V range makes three K/V loops (blocks
+  // the region cuts, the full ones, blocks it cuts again), and sm_80's
+  // 128 x 64 kernels then spill 4-68 bytes in every combination of
+  // reverse_kv, loop_local_ids and lazy rescaling, and at 128 x 32; 64 x 64
+  // needs 168 registers (windows take it anyway, below).
+  if (sm80 && mods.narrowingMaskMod && mask.getKind() != MaskKind::Window)
+    return get(64, 64, 2, /*lazy=*/true);
   switch (mask.getKind()) {
   case MaskKind::None:
     // 128 x 64 with lazy rescaling; without an LSE output that kernel
     // spills on sm_90a unless it runs last block first with per-loop ids.
-    // A mask_mod that narrows the K/V range spills 4 bytes on sm_80 unless
-    // the blocks run last first.
-    if (sm80 && mods.narrowingMaskMod)
-      return get(128, 64, 2, /*lazy=*/true, /*reverseKV=*/true);
     return hasLse || sm80 ? get(128, 64, 2, /*lazy=*/true)
                           : get(128, 64, 2, true, /*reverseKV=*/true,
                                 /*loopLocalIds=*/true);

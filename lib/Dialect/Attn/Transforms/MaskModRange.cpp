@@ -441,105 +441,202 @@ bool mlir::attn::canBoundMaskMod(Region &maskMod) {
   return !matchPattern(t.mayTrue, m_One());
 }
 
-/// Blocks per group in the two-level scan of narrowKVRangeByMaskMod.
+/// Blocks per group in the two-level scan of narrowKVRangeByMaskMod, and
+/// the blocks fullKVRangeByMaskMod tries for the start of its run.
 constexpr int64_t kGroup = 8;
+
+namespace {
+/// The interval evaluation of a region for one program's query rows, over
+/// the keys of a run of blocks.
+struct BlockEvaluator {
+  Region &maskMod;
+  Value batch, head, numKeys;
+  Interval rows;
+  int64_t blockN;
+
+  BlockEvaluator(OpBuilder &b, Location loc, Region &maskMod, Value batch,
+                 Value head, Value rowStart, Value numQueries, Value numKeys,
+                 int64_t blockM, int64_t blockN)
+      : maskMod(maskMod), batch(batch), head(head), numKeys(numKeys),
+        blockN(blockN) {
+    Value rowEnd = arith::MinSIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, rowStart,
+                              arith::ConstantIndexOp::create(b, loc, blockM)),
+        numQueries);
+    rows = {rowStart,
+            arith::SubIOp::create(b, loc, rowEnd,
+                                  arith::ConstantIndexOp::create(b, loc, 1)),
+            {0, kMaxPosition}};
+  }
+
+  /// The region's truth pair over the keys of blocks [first, end).
+  Truth evaluate(OpBuilder &ob, Location loc, Value first, Value end) {
+    Value bn = arith::ConstantIndexOp::create(ob, loc, blockN);
+    Value k0 = arith::MulIOp::create(ob, loc, first, bn);
+    Value kEnd = arith::MinSIOp::create(
+        ob, loc, arith::MulIOp::create(ob, loc, end, bn), numKeys);
+    Interval keys{
+        k0,
+        arith::SubIOp::create(ob, loc, kEnd,
+                              arith::ConstantIndexOp::create(ob, loc, 1)),
+        {0, kMaxPosition}};
+    StaticRange batchHead = {0, kMaxBatchHead};
+    return IntervalEvaluator(ob, loc).evaluate(
+        maskMod,
+        {{batch, batch, batchHead}, {head, head, batchHead}, rows, keys});
+  }
+};
+} // namespace
+
+/// Whether a predicate may hold for one of the blocks [first, end).
+using GroupTest = function_ref<Value(OpBuilder &, Value first, Value end)>;
+
+/// The condition region of a block search whose state is (next position,
+/// result so far): go on while the position is inside [lo, hi) (above lo
+/// going backward) and nothing has been found.
+static void continueSearch(OpBuilder &b, Location loc, ValueRange args,
+                           bool forward, Value lo, Value hi, Value notFound) {
+  using P = arith::CmpIPredicate;
+  Value more = forward ? arith::CmpIOp::create(b, loc, P::slt, args[0], hi)
+                       : arith::CmpIOp::create(b, loc, P::sgt, args[0], lo);
+  Value searching = arith::CmpIOp::create(b, loc, P::eq, args[1], notFound);
+  scf::ConditionOp::create(
+      b, loc, arith::AndIOp::create(b, loc, more, searching), args);
+}
+
+/// Tests the blocks of [first, end) one at a time from one end and stops at
+/// the first for which `test` holds: returns that block (forward) or one
+/// past it (backward), or `notFound`, which must be neither.
+static Value scanBlocks(OpBuilder &b, Location loc, Value first, Value end,
+                        bool forward, Value notFound, GroupTest test) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType(), b.getIndexType()},
+      ValueRange{forward ? first : end, notFound},
+      [&](OpBuilder &ob, Location, ValueRange args) {
+        continueSearch(ob, loc, args, forward, first, end, notFound);
+      },
+      [&](OpBuilder &ob, Location, ValueRange args) {
+        Value block =
+            forward ? args[0] : arith::SubIOp::create(ob, loc, args[0], one);
+        Value next = arith::AddIOp::create(ob, loc, block, one);
+        Value hit = arith::SelectOp::create(ob, loc, test(ob, block, next),
+                                            forward ? block : next, notFound);
+        scf::YieldOp::create(ob, loc, ValueRange{forward ? next : block, hit});
+      });
+  return loop.getResult(1);
+}
+
+/// Searches blocks in groups of kGroup from one end of [lo, hi) toward the
+/// other, stopping at the first group that holds a block for which `test`
+/// may hold; returns the first such block (forward) or one past the last
+/// (backward), or `notFound`. A group is skipped only where its own test
+/// (one interval for all its keys) rules it out, so `test` fails for every
+/// block skipped; a scan block by block would cost N / block_n evaluations
+/// per program, this one about N / (kGroup * block_n) where the blocks
+/// `test` rules out are contiguous, plus the blocks of the last group up to
+/// the one found.
+static Value searchBlocks(OpBuilder &b, Location loc, Value lo, Value hi,
+                          bool forward, Value notFound, GroupTest test) {
+  Value start = forward ? lo : hi;
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType(), b.getIndexType()},
+      ValueRange{start, notFound},
+      [&](OpBuilder &ob, Location, ValueRange args) {
+        continueSearch(ob, loc, args, forward, lo, hi, notFound);
+      },
+      [&](OpBuilder &ob, Location, ValueRange args) {
+        Value j = args[0];
+        Value g = arith::ConstantIndexOp::create(ob, loc, kGroup);
+        // The group [gFirst, gEnd).
+        Value gFirst =
+            forward ? j
+                    : arith::MaxSIOp::create(
+                          ob, loc, arith::SubIOp::create(ob, loc, j, g), lo);
+        Value gEnd =
+            forward ? arith::MinSIOp::create(
+                          ob, loc, arith::AddIOp::create(ob, loc, j, g), hi)
+                    : j;
+        auto inGroup = scf::IfOp::create(
+            ob, loc, test(ob, gFirst, gEnd),
+            [&](OpBuilder &tb, Location) {
+              scf::YieldOp::create(
+                  tb, loc,
+                  scanBlocks(tb, loc, gFirst, gEnd, forward, notFound, test));
+            },
+            [&](OpBuilder &eb, Location) {
+              scf::YieldOp::create(eb, loc, notFound);
+            });
+        scf::YieldOp::create(
+            ob, loc, ValueRange{forward ? gEnd : gFirst, inGroup.getResult(0)});
+      });
+  return loop.getResult(1);
+}
 
 std::pair<Value, Value> mlir::attn::narrowKVRangeByMaskMod(
     OpBuilder &b, Location loc, Region &maskMod, Value batch, Value head,
     Value rowStart, Value numQueries, Value numKeys, int64_t blockM,
     int64_t blockN, Value lower, Value upper) {
-  using P = arith::CmpIPredicate;
-  auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, v);
-  };
-  StaticRange position = {0, kMaxPosition}, batchHead = {0, kMaxBatchHead};
-  Value rowEnd = arith::MinSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, rowStart, cst(b, blockM)),
-      numQueries);
-  Interval rows{rowStart, arith::SubIOp::create(b, loc, rowEnd, cst(b, 1)),
-                position};
+  BlockEvaluator eval(b, loc, maskMod, batch, head, rowStart, numQueries,
+                      numKeys, blockM, blockN);
   // Whether the region may show one of the keys of blocks [first, end).
   auto mayShow = [&](OpBuilder &ob, Value first, Value end) -> Value {
-    Value bn = cst(ob, blockN);
-    Value k0 = arith::MulIOp::create(ob, loc, first, bn);
-    Value kEnd = arith::MinSIOp::create(
-        ob, loc, arith::MulIOp::create(ob, loc, end, bn), numKeys);
-    Interval keys{k0, arith::SubIOp::create(ob, loc, kEnd, cst(ob, 1)),
-                  position};
-    return IntervalEvaluator(ob, loc)
-        .evaluate(
-            maskMod,
-            {{batch, batch, batchHead}, {head, head, batchHead}, rows, keys})
-        .mayTrue;
-  };
-  // Searches blocks in groups of kGroup from one end of [lo, hi) toward the
-  // other, stopping at the first group that holds a block the region may
-  // show; returns the first such block (forward) or one past the last
-  // (backward), or `notFound`. A group is skipped only where its own
-  // evaluation (one interval for all its keys) rules it out, so every
-  // skipped block holds no visible key; a block-mask scan would cost N /
-  // block_n evaluations per program, this one about N / (kGroup * block_n)
-  // for masks whose visible blocks are contiguous.
-  auto search = [&](Value lo, Value hi, bool forward, Value notFound) {
-    Value start = forward ? lo : hi;
-    auto loop = scf::WhileOp::create(
-        b, loc, TypeRange{b.getIndexType(), b.getIndexType()},
-        ValueRange{start, notFound},
-        [&](OpBuilder &ob, Location, ValueRange args) {
-          Value more =
-              forward ? arith::CmpIOp::create(ob, loc, P::slt, args[0], hi)
-                      : arith::CmpIOp::create(ob, loc, P::sgt, args[0], lo);
-          Value searching =
-              arith::CmpIOp::create(ob, loc, P::eq, args[1], notFound);
-          scf::ConditionOp::create(
-              ob, loc, arith::AndIOp::create(ob, loc, more, searching), args);
-        },
-        [&](OpBuilder &ob, Location, ValueRange args) {
-          Value j = args[0], g = cst(ob, kGroup);
-          // The group [gFirst, gEnd).
-          Value gFirst =
-              forward ? j
-                      : arith::MaxSIOp::create(
-                            ob, loc, arith::SubIOp::create(ob, loc, j, g), lo);
-          Value gEnd =
-              forward ? arith::MinSIOp::create(
-                            ob, loc, arith::AddIOp::create(ob, loc, j, g), hi)
-                      : j;
-          auto inGroup = scf::IfOp::create(
-              ob, loc, mayShow(ob, gFirst, gEnd),
-              [&](OpBuilder &tb, Location) {
-                // The first (forward) or last (backward) block of the group
-                // that the region may show.
-                auto blocks = scf::ForOp::create(
-                    tb, loc, gFirst, gEnd, cst(tb, 1), ValueRange{notFound},
-                    [&](OpBuilder &fb, Location, Value k, ValueRange found) {
-                      Value next =
-                          arith::AddIOp::create(fb, loc, k, cst(fb, 1));
-                      Value may = mayShow(fb, k, next);
-                      Value pick = may;
-                      if (forward)
-                        pick = arith::AndIOp::create(
-                            fb, loc, may,
-                            arith::CmpIOp::create(fb, loc, P::eq, found[0],
-                                                  notFound));
-                      Value hit = arith::SelectOp::create(
-                          fb, loc, pick, forward ? k : next, found[0]);
-                      scf::YieldOp::create(fb, loc, hit);
-                    });
-                scf::YieldOp::create(tb, loc, blocks.getResult(0));
-              },
-              [&](OpBuilder &eb, Location) {
-                scf::YieldOp::create(eb, loc, notFound);
-              });
-          scf::YieldOp::create(
-              ob, loc,
-              ValueRange{forward ? gEnd : gFirst, inGroup.getResult(0)});
-        });
-    return loop.getResult(1);
+    return eval.evaluate(ob, loc, first, end).mayTrue;
   };
   // [first, end): first is `upper` when no block may show a key; the
   // backward search then has nothing to do and returns `first`.
-  Value first = search(lower, upper, /*forward=*/true, upper);
-  Value end = search(first, upper, /*forward=*/false, first);
+  Value first =
+      searchBlocks(b, loc, lower, upper, /*forward=*/true, upper, mayShow);
+  Value end =
+      searchBlocks(b, loc, first, upper, /*forward=*/false, first, mayShow);
   return {first, end};
+}
+
+std::pair<Value, Value> mlir::attn::fullKVRangeByMaskMod(
+    OpBuilder &b, Location loc, Region &maskMod, Value batch, Value head,
+    Value rowStart, Value numQueries, Value numKeys, int64_t blockM,
+    int64_t blockN, Value from, Value to, Value lower, Value upper) {
+  BlockEvaluator eval(b, loc, maskMod, batch, head, rowStart, numQueries,
+                      numKeys, blockM, blockN);
+  // Whether the region may hide one of the keys of blocks [first, end)
+  // from one of the rows.
+  auto mayHide = [&](OpBuilder &ob, Value first, Value end) -> Value {
+    return eval.evaluate(ob, loc, first, end).mayFalse;
+  };
+  Value start = from ? arith::MaxSIOp::create(b, loc, from, lower) : lower;
+  if (to)
+    upper = arith::MinSIOp::create(b, loc, to, upper);
+  Value tryEnd = arith::MinSIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, start,
+                            arith::ConstantIndexOp::create(b, loc, kGroup)),
+      upper);
+  // The run's first block: the first of the kGroup blocks from `start`
+  // that the region surely shows in full (a group test cannot find it: a
+  // group that may hide a key may still hold full blocks), else `upper`.
+  auto isFull = [&](OpBuilder &ob, Value first, Value end) -> Value {
+    return arith::XOrIOp::create(ob, loc, mayHide(ob, first, end),
+                                 arith::ConstantIntOp::create(ob, loc, 1, 1));
+  };
+  Value first =
+      scanBlocks(b, loc, start, tryEnd, /*forward=*/true, upper, isFull);
+  // The run ends at the first block after it that may hide a key.
+  Value end =
+      searchBlocks(b, loc, first, upper, /*forward=*/true, upper, mayHide);
+  return {first, end};
+}
+
+std::pair<Value, Value>
+mlir::attn::applyMaskModToKVRange(OpBuilder &b, KVRangeOp op, Value batch,
+                                  Value head, Value rowStart, Value numQueries,
+                                  Value numKeys, Value from, Value to,
+                                  Value lower, Value upper) {
+  if (op.getKind() == KVRangeKind::Visible)
+    return narrowKVRangeByMaskMod(b, op.getLoc(), op.getMaskMod(), batch, head,
+                                  rowStart, numQueries, numKeys, op.getBlockM(),
+                                  op.getBlockN(), lower, upper);
+  return fullKVRangeByMaskMod(b, op.getLoc(), op.getMaskMod(), batch, head,
+                              rowStart, numQueries, numKeys, op.getBlockM(),
+                              op.getBlockN(), from, to, lower, upper);
 }

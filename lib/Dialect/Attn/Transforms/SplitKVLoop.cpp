@@ -8,11 +8,12 @@
 //     query block (same row_start, num_queries and num_keys). Other loops are
 //     left alone.
 //  2. Before each, compute the `unmasked` range for the same query block and
-//     clamp it into the visible one: lo <= a <= b <= hi (a = lo for a range
-//     narrowed by a mask_mod region under a mask without a left bound,
-//     whose unmasked blocks start at block 0).
-//  3. Clone the loop twice in front of it (once where a = lo): [lo, a)
-//     keeps its masks, [a, b) loses them; the original becomes [b, hi).
+//     clamp it into the visible one: lo <= a <= b <= hi. Where the range
+//     carries a mask_mod region, so does the unmasked one: its blocks are
+//     those the region shows in full too (a run of them within [lo, hi)),
+//     and the masks in the loop carry the same region.
+//  3. Clone the loop twice in front of it: [lo, a) keeps its masks, [a, b)
+//     loses them; the original becomes [b, hi).
 //     The loop-carried softmax state flows from one to the next.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,7 @@
 #include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -41,6 +43,15 @@ using namespace mlir::attn;
 /// score tile whose keys start at j * block_n.
 static bool masksLikeRange(MaskOp mask, KVRangeOp range, Value j) {
   ArrayRef<int64_t> shape = mask.getType().getShape();
+  // A mask_mod region on the mask must be the range's, for the same batch
+  // and head: the unmasked range then proves it shows every key too.
+  if (!mask.getMaskMod().empty() &&
+      (range.getMaskMod().empty() ||
+       mask.getBatchHead() != range.getBatchHead() ||
+       !OperationEquivalence::isRegionEquivalentTo(
+           &mask.getMaskMod(), &range.getMaskMod(),
+           OperationEquivalence::IgnoreLocations)))
+    return false;
   return mask.getMask() == range.getMask() &&
          mask.getRowStart() == range.getRowStart() &&
          mask.getNumQueries() == range.getNumQueries() &&
@@ -74,32 +85,41 @@ static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
                       KVRangeOp visible) {
   rewriter.setInsertionPoint(loop);
   ImplicitLocOpBuilder b(loop.getLoc(), rewriter);
-  auto unmasked = KVRangeOp::create(
-      b, KVRangeKind::Unmasked, visible.getRowStart(),
-      visible.getNumQueries(), visible.getNumKeys(), visible.getMask(),
-      visible.getBlockM(), visible.getBlockN());
   Value lo = visible.getLower(), hi = visible.getUpper();
+  // With a mask_mod region the unmasked blocks are those the region shows
+  // in full as well, searched for within the visible blocks.
+  bool region = !visible.getMaskMod().empty();
+  KVRangeOp unmasked;
+  if (region) {
+    unmasked = KVRangeOp::create(
+        b, KVRangeKind::Unmasked, visible.getRowStart(),
+        visible.getNumQueries(), visible.getNumKeys(), lo, hi,
+        visible.getBatchHead()[0], visible.getBatchHead()[1], visible.getMask(),
+        visible.getBlockM(), visible.getBlockN());
+    IRMapping mapping;
+    visible.getMaskMod().cloneInto(&unmasked.getMaskMod(), mapping);
+  } else {
+    unmasked = KVRangeOp::create(b, KVRangeKind::Unmasked,
+                                 visible.getRowStart(), visible.getNumQueries(),
+                                 visible.getNumKeys(), visible.getMask(),
+                                 visible.getBlockM(), visible.getBlockN());
+  }
   auto clamp = [&](Value x, Value low, Value high) -> Value {
     return arith::MinSIOp::create(b, arith::MaxSIOp::create(b, x, low), high);
   };
-  // Without a left bound the unmasked blocks start at block 0, so no
-  // masked block comes before them: a = lo. Folding sees that when lo is
-  // the constant 0; a range narrowed by a mask_mod region starts at a
-  // runtime block, and a head loop there would be dead code (16 more
-  // wgmma in a document-mask kernel). Ranges without the region keep the
-  // clamp: dropping it there moved six kernels at the 255-register limit
-  // into 4-byte spills (ptxas-default-configs.test).
-  bool maskedHead =
-      !visible.getMask().isLeftUnbounded() || visible.getMaskMod().empty();
-  Value a = maskedHead ? clamp(unmasked.getLower(), lo, hi) : lo;
+  // Without a left bound the unmasked blocks start at block 0, so the
+  // head loop [lo, a) is empty; folding removes it where lo is the constant
+  // 0. It stays where lo is a runtime block all the same: dropping it there
+  // moved six kernels at the 255-register limit into 4-byte spills
+  // (ptxas-default-configs.test), and under a mask_mod region the first
+  // full block may come after the first visible one (a document that
+  // starts inside a block).
+  Value a = clamp(unmasked.getLower(), lo, hi);
   Value c = clamp(unmasked.getUpper(), a, hi);
 
-  ValueRange middleInit = loop.getInitArgs();
-  if (maskedHead) {
-    auto head = cast<scf::ForOp>(rewriter.clone(*loop));
-    rewriter.modifyOpInPlace(head, [&] { head.setUpperBound(a); });
-    middleInit = head.getResults();
-  }
+  auto head = cast<scf::ForOp>(rewriter.clone(*loop));
+  rewriter.modifyOpInPlace(head, [&] { head.setUpperBound(a); });
+  ValueRange middleInit = head.getResults();
 
   auto middle = cast<scf::ForOp>(rewriter.clone(*loop));
   SmallVector<Value> init(middleInit);

@@ -6,7 +6,8 @@
 //  2. Create an attn.program over (ceildiv(Nq, block_m), B * Hq).
 //  3. In its body, decode batch, query head and (GQA) K/V head from the
 //     program ids (query blocks in reverse order under a right-bounded
-//     mask: heaviest first), load the query block and initialise the running max
+//     mask: heaviest first), load the query block and initialise the running
+//     max
 //     (-inf), sum (0) and accumulator (0).
 //  4. Loop over the K/V blocks that attn.kv_range marks visible: load K,
 //     S = Q K^T, the score modifications (softcap, ALiBi, bias, score_mod,
@@ -14,7 +15,11 @@
 //     the query and key indices; the regions are cloned with each scalar op
 //     applied to tiles), mask S, update the online softmax, P V into the
 //     accumulator. Every block is masked here; attn-split-kv-loop removes
-//     the masks that are not needed (a mask_mod stays in every block).
+//     the masks that are not needed. A mask_mod region that interval
+//     reasoning can bound rides on attn.mask (and on attn.kv_range), so
+//     that the split drops it in the blocks it shows in full;
+//     attn-expand-mask-mods spells out what is left. Any other mask_mod
+//     is applied element-wise here, in every block.
 //  5. Normalise (attn.finalize) and store the output and log-sum-exp.
 //
 // Sizes the verifier could not compare (dynamic dims) are compared when the
@@ -25,6 +30,7 @@
 
 #include "attn/Dialect/Attn/Transforms/MaskModRange.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Dialect/Attn/Transforms/RegionOnTiles.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -150,35 +156,6 @@ static void emitRuntimeShapeChecks(ImplicitLocOpBuilder &b, AttentionOp op) {
                          "attn.attention: the query head count must be a "
                          "multiple of the key/value head count");
   }
-}
-
-/// Clones the single-block `region` of scalar arith/math ops onto tiles of
-/// `shape`: each op on the tiles of its operands (constants become splat
-/// tiles); returns the tile the region yields.
-static Value cloneOntoTiles(ImplicitLocOpBuilder &b, Region &region,
-                            ValueRange args, ArrayRef<int64_t> shape) {
-  IRMapping mapping;
-  Block &block = region.front();
-  for (auto [arg, tile] : llvm::zip(block.getArguments(), args))
-    mapping.map(arg, tile);
-  for (Operation &op : block.without_terminator()) {
-    Type scalar = op.getResult(0).getType();
-    auto tileType = RankedTensorType::get(shape, scalar);
-    Value result;
-    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-      result = arith::ConstantOp::create(
-          b, DenseElementsAttr::get(tileType, cst.getValue()));
-    } else {
-      OperationState state(op.getLoc(), op.getName());
-      for (Value operand : op.getOperands())
-        state.addOperands(mapping.lookup(operand));
-      state.addTypes(tileType);
-      state.addAttributes(op.getAttrs());
-      result = b.create(state)->getResult(0);
-    }
-    mapping.map(op.getResult(0), result);
-  }
-  return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValues()[0]);
 }
 
 namespace {
@@ -319,14 +296,19 @@ static std::pair<Value, float> applyScoreMods(ImplicitLocOpBuilder &b,
       tile = arith::ExtFOp::create(b, scoreT, tile);
     x = arith::AddFOp::create(b, x, tile, contract);
   }
-  if (!op.getScoreMod().empty() || !op.getMaskMod().empty()) {
+  bool inlineMaskMod =
+      !op.getMaskMod().empty() && !canBoundMaskMod(op.getMaskMod());
+  if (!op.getScoreMod().empty() || inlineMaskMod) {
     indices();
     Value bTile = tensor::SplatOp::create(b, indexT, mods.batch);
     Value hTile = tensor::SplatOp::create(b, indexT, mods.head);
     if (!op.getScoreMod().empty())
       x = cloneOntoTiles(b, op.getScoreMod(), {x, bTile, hTile, qIdx, kvIdx},
                          shape);
-    if (!op.getMaskMod().empty()) {
+    // A mask_mod that interval reasoning can bound goes on the attn.mask
+    // instead (tileAttention), where attn-split-kv-loop can drop it in the
+    // blocks it shows in full; any other is applied here, in every block.
+    if (inlineMaskMod) {
       Value visible = cloneOntoTiles(b, op.getMaskMod(),
                                      {bTile, hTile, qIdx, kvIdx}, shape);
       x = arith::SelectOp::create(
@@ -430,7 +412,8 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
   KVRangeOp range;
   if (canBoundMaskMod(op.getMaskMod())) {
     range = KVRangeOp::create(b, KVRangeKind::Visible, row0, nq, nk,
-                              ValueRange{bIdx, head}, mask, bm, bn);
+                              /*from=*/Value(), /*to=*/Value(), bIdx, head,
+                              mask, bm, bn);
     IRMapping mapping;
     op.getMaskMod().cloneInto(&range.getMaskMod(), mapping);
   } else {
@@ -450,7 +433,14 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
         Value s = DotOp::create(lb, scoreT, qTile, kTile, scoreZero,
                                 /*pred=*/Value(), /*transpose_b=*/true);
         auto [modified, scaleLog2e] = applyScoreMods(lb, mods, s, col0);
-        s = MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
+        auto masked =
+            MaskOp::create(lb, scoreT, modified, row0, nq, col0, nk, mask);
+        if (!range.getMaskMod().empty()) {
+          masked.getBatchHeadMutable().assign(ValueRange{bIdx, head});
+          IRMapping mapping;
+          op.getMaskMod().cloneInto(&masked.getMaskMod(), mapping);
+        }
+        s = masked;
         auto softmax = OnlineSoftmaxOp::create(
             lb, s, state[0], state[1], state[2], /*block_max=*/Value(),
             lb.getF32FloatAttr(scaleLog2e),

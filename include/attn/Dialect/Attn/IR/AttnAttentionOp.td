@@ -157,7 +157,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
 }
 
 def Attn_YieldOp : Attn_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["AttentionOp", "KVRangeOp"]>]> {
+    ParentOneOf<["AttentionOp", "KVRangeOp", "MaskOp"]>]> {
   let summary = "The value a score_mod or mask_mod region computes";
   let description = [{
     ```mlir

@@ -115,7 +115,8 @@ def Attn_ProgramOp : Attn_Op<"program", [
   }];
 }
 
-def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove]> {
+def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove,
+                                           AttrSizedOperandSegments]> {
   let summary = "Range of K/V blocks that a query block visits";
   let description = [{
     For the query rows `[row_start, min(row_start + block_m, num_queries))`
@@ -135,17 +136,26 @@ def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove]> {
         {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>}
     ```
 
-    A `visible` range may also carry an `attn.attention` op's `mask_mod`
-    region with the batch and head it is evaluated for. The range then
-    shrinks to the blocks from the first to the last one that the region
-    may make visible for one of the rows (an empty range where it hides
-    every key). Which blocks those are is worked out by evaluating the
-    region on intervals, a block at a time (see `MaskModRange.h`): a
-    block that the evaluation cannot bound counts as visible, so the range
-    is conservative, never wrong, and as tight as the region's arithmetic
-    lets interval reasoning be. The element-wise mask_mod in the loop body
-    still decides each key. The region uses only its arguments (the op is
-    isolated from above, so that folding keeps its constants inside).
+    A range may also carry an `attn.attention` op's `mask_mod` region with
+    the batch and head it is evaluated for. Which blocks the region shows is
+    worked out by evaluating it on intervals, a block at a time (see
+    `MaskModRange.h`); the evaluation is conservative, never wrong, and as
+    tight as the region's arithmetic lets interval reasoning be. The region
+    uses only its arguments (the op is isolated from above, so that folding
+    keeps its constants inside).
+
+    * A `visible` range then shrinks to the blocks from the first to the
+      last one that the region may make visible for one of the rows (an
+      empty range where it hides every key). The element-wise mask_mod in
+      the loop body still decides each key.
+    * An `unmasked` range then holds only blocks in which the region shows
+      every key to every row as well: the run of such blocks that starts at
+      the first one among the 8 blocks from `from` and goes on while the
+      blocks stay so, up to `to` (block indices: the visible range, where
+      the search pays; the mask attribute's unmasked range by default).
+      These are FlexAttention's "full" blocks; their loop needs neither the
+      mask nor the region. Blocks the evaluation cannot prove full are left
+      out.
 
     ```mlir
     %lo, %hi = attn.kv_range visible %row0, %nq, %nk
@@ -158,10 +168,14 @@ def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove]> {
       %same = arith.cmpi eq, %dq, %dk : index
       attn.yield %same : i1
     }
+    %a, %c = attn.kv_range unmasked %row0, %nq, %nk from %lo to %hi
+        {block_m = 128 : i64, block_n = 128 : i64, mask = #attn.mask<none>}
+        mask_mod(%b, %h) { ... }
     ```
   }];
   let arguments = (ins Attn_KVRangeKind:$kind, Index:$row_start,
                        Index:$num_queries, Index:$num_keys,
+                       Optional<Index>:$from, Optional<Index>:$to,
                        Variadic<Index>:$batch_head,
                        Attn_MaskAttr:$mask,
                        ConfinedAttr<I64Attr, [IntPositive]>:$block_m,
@@ -169,13 +183,20 @@ def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove]> {
   let results = (outs Index:$lower, Index:$upper);
   let regions = (region AnyRegion:$mask_mod);
   let assemblyFormat = [{
-    $kind $row_start `,` $num_queries `,` $num_keys attr-dict
+    $kind $row_start `,` $num_queries `,` $num_keys
+    (`from` $from^ `to` $to)? attr-dict
     (`mask_mod` `(` $batch_head^ `)` $mask_mod)?
   }];
   let builders = [
     // A range without a mask_mod region.
     OpBuilder<(ins "KVRangeKind":$kind, "Value":$rowStart,
                    "Value":$numQueries, "Value":$numKeys, "MaskAttr":$mask,
+                   "int64_t":$blockM, "int64_t":$blockN)>,
+    // A range with an empty mask_mod region for `batch` and `head`, to be
+    // filled by the caller (`from` and `to` both null, or both set).
+    OpBuilder<(ins "KVRangeKind":$kind, "Value":$rowStart,
+                   "Value":$numQueries, "Value":$numKeys, "Value":$from,
+                   "Value":$to, "Value":$batch, "Value":$head, "MaskAttr":$mask,
                    "int64_t":$blockM, "int64_t":$blockN)>
   ];
   let hasRegionVerifier = 1;
@@ -306,7 +327,8 @@ def Attn_IotaOp : Attn_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
+def Attn_MaskOp : Attn_Op<"mask", [Pure, IsolatedFromAbove,
+                                   AllTypesMatch<["scores", "result"]>]> {
   let summary = "Set masked and out-of-bounds scores to -inf";
   let description = [{
     Element `(r, c)` of the score tile belongs to query `row_start + r` and
@@ -318,15 +340,41 @@ def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
     %sm = attn.mask %s rows %row0 of %nq cols %col0 of %nk
         {mask = #attn.mask<causal, bottom_right>} : tensor<64x64xf32>
     ```
+
+    It may also carry an `attn.attention` op's `mask_mod` region with the
+    batch and head it is evaluated for: the keys the region hides become
+    `-inf` too. `attn-split-kv-loop` drops such a mask in the blocks that an
+    `unmasked` `attn.kv_range` with the same region proves full, and
+    `attn-expand-mask-mods` spells the region out element-wise (attn.iota
+    tiles, the region's ops on tiles, a select) in the blocks left.
+
+    ```mlir
+    %sm = attn.mask %s rows %row0 of %nq cols %col0 of %nk
+        {mask = #attn.mask<none>} : tensor<128x128xf32> mask_mod(%b, %h) {
+    ^bb0(%bi: index, %hi: index, %qi: index, %ki: index):
+      ...
+      attn.yield %visible : i1
+    }
+    ```
   }];
   let arguments = (ins Attn_F32Tile2D:$scores, Index:$row_start,
                        Index:$num_queries, Index:$col_start, Index:$num_keys,
+                       Variadic<Index>:$batch_head,
                        Attn_MaskAttr:$mask);
   let results = (outs Attn_F32Tile2D:$result);
+  let regions = (region AnyRegion:$mask_mod);
   let assemblyFormat = [{
     $scores `rows` $row_start `of` $num_queries `cols` $col_start `of`
     $num_keys attr-dict `:` type($scores)
+    (`mask_mod` `(` $batch_head^ `)` $mask_mod)?
   }];
+  let builders = [
+    // A mask without a mask_mod region.
+    OpBuilder<(ins "Type":$type, "Value":$scores, "Value":$rowStart,
+                   "Value":$numQueries, "Value":$colStart, "Value":$numKeys,
+                   "MaskAttr":$mask)>
+  ];
+  let hasRegionVerifier = 1;
 }
 
 def Attn_ReduceRowsOp : Attn_Op<"reduce_rows", [Pure]> {

@@ -11,6 +11,10 @@
 // runs per block, in the kernel, before the K/V loop; it costs a few scalar
 // ops per block, not a pass over the elements.
 //
+// The same evaluation's "may be false" finds the blocks in which the region
+// shows every key (FlexAttention's full blocks): their loop needs no
+// element mask.
+//
 // Ops the evaluation does not bound (floats, bit operations, division by a
 // value, anything that might wrap) give "unknown", which is "may be true":
 // the result is always safe, and as tight as the region's arithmetic allows.
@@ -24,6 +28,8 @@
 
 #ifndef ATTN_DIALECT_ATTN_TRANSFORMS_MASKMODRANGE_H
 #define ATTN_DIALECT_ATTN_TRANSFORMS_MASKMODRANGE_H
+
+#include "attn/Dialect/Attn/IR/AttnDialect.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -48,6 +54,28 @@ std::pair<Value, Value> narrowKVRangeByMaskMod(OpBuilder &b, Location loc,
                                                Value numQueries, Value numKeys,
                                                int64_t blockM, int64_t blockN,
                                                Value lower, Value upper);
+
+/// The run of "full" blocks in [max(from, lower), min(to, upper)), the
+/// blocks in which `maskMod` shows every key to every one of the query
+/// rows: it starts at the first such block among the first 8 and ends
+/// before the first block after it that the region may hide a key in (a
+/// group search, as above), or at the end. [e, e) where none of the 8 is
+/// full (e = min(to, upper)). `from` and `to` may be null; [lower, upper)
+/// should hold only blocks in bounds.
+std::pair<Value, Value>
+fullKVRangeByMaskMod(OpBuilder &b, Location loc, Region &maskMod, Value batch,
+                     Value head, Value rowStart, Value numQueries,
+                     Value numKeys, int64_t blockM, int64_t blockN, Value from,
+                     Value to, Value lower, Value upper);
+
+/// What the lowerings of attn.kv_range with a mask_mod region call, with
+/// the op's (converted) operands and the range [lower, upper) of its mask
+/// attribute: narrowKVRangeByMaskMod for a `visible` range,
+/// fullKVRangeByMaskMod for an `unmasked` one (`from`, `to` may be null).
+std::pair<Value, Value>
+applyMaskModToKVRange(OpBuilder &b, KVRangeOp op, Value batch, Value head,
+                      Value rowStart, Value numQueries, Value numKeys,
+                      Value from, Value to, Value lower, Value upper);
 
 } // namespace attn
 } // namespace mlir

@@ -164,9 +164,51 @@ def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
     %r1:3 = scf.for %j = %a to %b ... { ... no attn.mask ... }
     %r2:3 = scf.for %j = %b to %hi ... { ... attn.mask ... }
     ```
+
+    Where the visible range carries a `mask_mod` region, the unmasked one
+    carries it too (`from` the first visible block): its blocks are the run
+    that the region shows in full (FlexAttention's full blocks), and the
+    masks dropped there may carry the same region, for the same batch and
+    head. A document mask then applies no element mask inside a document.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def AttnExpandMaskMods : Pass<"attn-expand-mask-mods"> {
+  let summary = "Spell the mask_mod regions of attn.mask out element-wise";
+  let description = [{
+    Rewrites each `attn.mask` that carries a `mask_mod` region (as
+    `attn-tile` builds them, and as `attn-split-kv-loop` leaves them in the
+    blocks it cannot prove full) into tile ops that both lowerings compile:
+    `attn.iota` tiles of the query and key indices, splat tiles of the batch
+    and head, the region's scalar ops applied to those tiles, an
+    `arith.select` of `-inf` where the region yields false, and the
+    `attn.mask` without the region (bounds and the mask attribute).
+
+    ```mlir
+    // Before
+    %m = attn.mask %s rows %r0 of %nq cols %c0 of %nk {mask = #attn.mask<none>}
+        : tensor<128x128xf32> mask_mod(%b, %h) {
+    ^bb0(%bi: index, %hi: index, %qi: index, %ki: index):
+      %c256 = arith.constant 256 : index
+      %dq = arith.divui %qi, %c256 : index
+      %dk = arith.divui %ki, %c256 : index
+      %same = arith.cmpi eq, %dq, %dk : index
+      attn.yield %same : i1
+    }
+    // After (abridged)
+    %qi = attn.iota 0, %r0 : tensor<128x128xindex>
+    %ki = attn.iota 1, %c0 : tensor<128x128xindex>
+    %dq = arith.divui %qi, %c256_tile : tensor<128x128xindex>
+    ...
+    %v = arith.select %same, %s, %ninf : tensor<128x128xi1>, tensor<128x128xf32>
+    %m = attn.mask %v rows %r0 of %nq cols %c0 of %nk {mask = #attn.mask<none>}
+        : tensor<128x128xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
