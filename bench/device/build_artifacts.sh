@@ -126,6 +126,19 @@ docmask='mask_mod {
 # the cut ones full (the kernel is bound by its products, not by the
 # per-tile work the 256-key documents are).
 doc2048=${docmask/256/2048}
+# Attention sinks and a sliding window under a causal mask: the first 128
+# keys and the 1024 before the query. The blocks between the sinks and
+# the window are hidden (skipped since the thirty-sixth session).
+sinkwin='mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c128 = arith.constant 128 : index
+    %c1024 = arith.constant 1024 : index
+    %sink = arith.cmpi ult, %ki, %c128 : index
+    %back = arith.subi %qi, %ki : index
+    %near = arith.cmpi sle, %back, %c1024 : index
+    %see = arith.ori %sink, %near : i1
+    attn.yield %see : i1
+  }' 
 for dt in f16 bf16; do
   for d in 64 128; do
     emit_shape "mod_${dt}_d${d}_softcap" $dt $d $d yes none "softcap = 30.0 : f64"
@@ -160,6 +173,8 @@ emit_shape mod_f16_d128_doc2048 f16 128 128 yes causal_tl "" "" "" "$doc2048"
 harness mod_f16_d128_doc2048 '{"mods": {"mask_mod": "doc2048"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
 emit_shape mod_f16_d128_doc2048_none f16 128 128 yes none "" "" "" "$doc2048"
 harness mod_f16_d128_doc2048_none '{"mods": {"mask_mod": "doc2048"}, "flex": true, "base": "attn_f16_d128_none"}'
+emit_shape mod_f16_d128_sinkwin f16 128 128 yes causal_tl "" "" "" "$sinkwin"
+harness mod_f16_d128_sinkwin '{"mods": {"mask_mod": "sink128win1024"}, "flex": true, "base": "attn_f16_d128_causal_tl"}'
 emit_shape mod_bf16_d64_all bf16 64 64 yes causal_br "softcap = 20.0 : f64" h1 alibi "$relpos $docmask"
 harness mod_bf16_d64_all '{"mods": {"softcap": 20.0, "bias": "h1", "alibi": true, "score_mod": "relpos", "mask_mod": "doc256"}, "flex": false}'
 cat "$out/compile_times.txt"

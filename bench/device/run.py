@@ -230,18 +230,26 @@ def modify_scores(s, meta, extra):
         s = s + extra["bias"].float()  # broadcasts over extents of 1
     if mods.get("score_mod") == "relpos":
         s = s + 0.01 * (j - i).float()
-    vis = None
-    doc = doc_length(mods)
-    if doc:
-        vis = (i // doc) == (j // doc)
-    return s, vis
+    return s, mask_mod_visible(mods, i, j)
 
 
-def doc_length(mods):
-    """The document length of a "docN" mask_mod (documents of N keys:
-    qi // N == ki // N), or None."""
-    m = re.fullmatch(r"doc(\d+)", str(mods.get("mask_mod", "")))
-    return int(m.group(1)) if m else None
+def mask_mod_visible(mods, i, j):
+    """What the kernel's mask_mod shows, on index tensors i (queries) and j
+    (keys), or None without one: "docN" (documents of N keys:
+    i // N == j // N) or "sinkSwinW" (the first S keys, attention sinks,
+    and the keys at most W before the query: j < S or i - j <= W; the
+    causal part comes from the kernel's mask)."""
+    name = str(mods.get("mask_mod", ""))
+    m = re.fullmatch(r"doc(\d+)", name)
+    if m:
+        n = int(m.group(1))
+        return (i // n) == (j // n)
+    m = re.fullmatch(r"sink(\d+)win(\d+)", name)
+    if m:
+        return (j < int(m.group(1))) | (i - j <= int(m.group(2)))
+    if name:
+        raise ValueError("unknown mask_mod %r" % name)
+    return None
 
 
 def reference(q, k, v, meta, extra=None):
@@ -558,8 +566,9 @@ def flex_mods(meta, extra, b, h, n):
         return score
 
     def mask_mod(bi, hi, qi, ki):
-        doc = doc_length(mods)
-        ok = (qi // doc) == (ki // doc) if doc else (qi >= 0)
+        ok = mask_mod_visible(mods, qi, ki)
+        if ok is None:
+            ok = qi >= 0
         if causal:
             ok = ok & (ki <= qi)
         return ok
