@@ -408,6 +408,84 @@ func.func @mask_mod_split(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %b: i
   return
 }
 
+// A region that may hide blocks between visible ones (sinks or a window:
+// an arith.ori): an `attn.kv_range hidden` finds the run of such blocks,
+// the full-block search starts after it, and the three loops count
+// positions up to hi - gap, each body mapping its position to a block past
+// the run. The block index, not the position, reaches the load and the mask.
+// CHECK-LABEL: func.func @mask_mod_skip_hidden
+// CHECK: %[[LO:[a-zA-Z0-9_]+]], %[[HI:[a-zA-Z0-9_]+]] = attn.kv_range visible
+// CHECK: %[[G0:[a-zA-Z0-9_]+]], %[[G1:[a-zA-Z0-9_]+]] = attn.kv_range hidden %{{.+}} from %[[LO]] to %[[HI]]
+// CHECK: arith.ori
+// CHECK: attn.yield
+// CHECK: %[[GAP:[a-zA-Z0-9_]+]] = arith.subi %[[G1]], %[[G0]] : index
+// CHECK: %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0 : index
+// CHECK: %[[ULO:[a-zA-Z0-9_]+]], %[[UHI:[a-zA-Z0-9_]+]] = attn.kv_range unmasked %{{.+}} from %[[G1]] to %[[HI]]
+// CHECK: attn.yield
+// CHECK: %[[T0:[a-zA-Z0-9_]+]] = arith.maxsi %[[ULO]], %[[G1]] : index
+// CHECK: %[[A:[a-zA-Z0-9_]+]] = arith.minsi %[[T0]], %[[HI]] : index
+// CHECK: %[[T1:[a-zA-Z0-9_]+]] = arith.maxsi %[[UHI]], %[[A]] : index
+// CHECK: %[[C:[a-zA-Z0-9_]+]] = arith.minsi %[[T1]], %[[HI]] : index
+// CHECK: %[[AP:[a-zA-Z0-9_]+]] = arith.subi %[[A]], %[[GAP]] : index
+// CHECK: %[[CP:[a-zA-Z0-9_]+]] = arith.subi %[[C]], %[[GAP]] : index
+// CHECK: %[[END:[a-zA-Z0-9_]+]] = arith.subi %[[HI]], %[[GAP]] : index
+// CHECK: scf.for %[[P0:[a-zA-Z0-9_]+]] = %[[LO]] to %[[AP]]
+// CHECK-NEXT: %[[S0:[a-zA-Z0-9_]+]] = arith.cmpi sge, %[[P0]], %[[G0]] : index
+// CHECK-NEXT: %[[O0:[a-zA-Z0-9_]+]] = arith.select %[[S0]], %[[GAP]], %[[ZERO]] : index
+// CHECK-NEXT: %[[J0:[a-zA-Z0-9_]+]] = arith.addi %[[P0]], %[[O0]] : index
+// CHECK-NEXT: %[[COL0:[a-zA-Z0-9_]+]] = arith.muli %[[J0]], %{{.+}} : index
+// CHECK-NEXT: attn.load %{{.+}}[%[[COL0]], %{{.+}}]
+// CHECK: attn.mask {{.+}} cols %[[COL0]] of
+// CHECK: scf.for %[[P1:[a-zA-Z0-9_]+]] = %[[AP]] to %[[CP]]
+// CHECK-NEXT: arith.cmpi sge, %[[P1]], %[[G0]] : index
+// CHECK-NOT: attn.mask
+// CHECK: scf.yield
+// CHECK: scf.for %[[P2:[a-zA-Z0-9_]+]] = %[[CP]] to %[[END]]
+// CHECK-NEXT: arith.cmpi sge, %[[P2]], %[[G0]] : index
+// CHECK: attn.mask
+func.func @mask_mod_skip_hidden(%kbuf: memref<?x16xf32>, %nq: index, %nk: index, %b: index, %h: index, %gm: index, %gbh: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m0 = arith.constant dense<0.0> : tensor<64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  attn.program (%m, %bh) in (%gm, %gbh) buffers(k = %kbuf : memref<?x16xf32>)
+      attributes {config = #attn.tile_config<block_m = 64, block_n = 64, warps = 4, stages = 1>} {
+    %row0 = arith.muli %m, %c64 : index
+    %lo, %hi = attn.kv_range visible %row0, %nq, %nk
+        {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<causal, top_left>} mask_mod(%b, %h) {
+    ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+      %c20 = arith.constant 20 : index
+      %c300 = arith.constant 300 : index
+      %sink = arith.cmpi ult, %ki, %c20 : index
+      %back = arith.subi %qi, %ki : index
+      %near = arith.cmpi sle, %back, %c300 : index
+      %see = arith.ori %sink, %near : i1
+      attn.yield %see : i1
+    }
+    %r = scf.for %j = %lo to %hi step %c1 iter_args(%s = %m0) -> (tensor<64xf32>) {
+      %col0 = arith.muli %j, %c64 : index
+      %k = attn.load %kbuf[%col0, %c0] : memref<?x16xf32> -> tensor<64x16xf32>
+      %sc = attn.dot %k, %k, %z transpose_b : tensor<64x16xf32>, tensor<64x16xf32> -> tensor<64x64xf32>
+      %sm = attn.mask %sc rows %row0 of %nq cols %col0 of %nk
+          {mask = #attn.mask<causal, top_left>} : tensor<64x64xf32> mask_mod(%b, %h) {
+      ^bb0(%bi: index, %hi_: index, %qi: index, %ki: index):
+        %c20 = arith.constant 20 : index
+        %c300 = arith.constant 300 : index
+        %sink = arith.cmpi ult, %ki, %c20 : index
+        %back = arith.subi %qi, %ki : index
+        %near = arith.cmpi sle, %back, %c300 : index
+        %see = arith.ori %sink, %near : i1
+        attn.yield %see : i1
+      }
+      %mx = attn.reduce_rows max %sm : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %mx : tensor<64xf32>
+    }
+    attn.store %r, %kbuf[%row0, %c0] : tensor<64xf32>, memref<?x16xf32>
+  }
+  return
+}
+
 // A mask whose region is not the range's (another document length), one
 // evaluated for another head, and one under a range without a region are
 // not proved full by the unmasked range: those loops stay whole.

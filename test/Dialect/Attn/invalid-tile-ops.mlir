@@ -104,7 +104,7 @@ func.func @kv_range_block_m(%r: index) {
 // -----
 
 func.func @kv_range_kind(%r: index) {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [visible, unmasked]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [visible, unmasked, hidden]}}
   %lo, %hi = attn.kv_range everything %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
   return
 }
@@ -120,7 +120,7 @@ func.func @kv_range_no_mask(%r: index) {
 // -----
 
 func.func @kv_range_from_visible(%r: index) {
-  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' range with a mask_mod region}}
+  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' or 'hidden' range with a mask_mod region}}
   %lo, %hi = attn.kv_range visible %r, %r, %r from %r to %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
   ^bb0(%b: index, %h: index, %qi: index, %ki: index):
     %see = arith.cmpi sle, %ki, %qi : index
@@ -517,8 +517,28 @@ func.func @online_softmax_block_max_type(%s: tensor<64x32xf32>, %m: tensor<64xf3
 // -----
 
 func.func @kv_range_from_no_region(%r: index) {
-  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' range with a mask_mod region}}
+  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' or 'hidden' range with a mask_mod region}}
   %lo, %hi = attn.kv_range unmasked %r, %r, %r from %r to %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
+  return
+}
+
+// -----
+
+func.func @kv_range_hidden_no_region(%r: index) {
+  // expected-error @+1 {{takes 'from' and 'to' only as an 'unmasked' or 'hidden' range with a mask_mod region}}
+  %lo, %hi = attn.kv_range hidden %r, %r, %r from %r to %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>}
+  return
+}
+
+// -----
+
+func.func @kv_range_hidden_no_from(%r: index) {
+  // expected-error @+1 {{a 'hidden' range needs a mask_mod region and 'from' and 'to'}}
+  %lo, %hi = attn.kv_range hidden %r, %r, %r {block_m = 64 : i64, block_n = 64 : i64, mask = #attn.mask<none>} mask_mod(%r, %r) {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %see = arith.cmpi sle, %ki, %qi : index
+    attn.yield %see : i1
+  }
   return
 }
 

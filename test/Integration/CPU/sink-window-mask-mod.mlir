@@ -2,8 +2,8 @@
 // the CPU against the f64 reference: a query sees the first 20 keys and
 // the keys at most 100 before it, under a causal mask. The K/V range runs
 // from the sink blocks to the diagonal; the blocks between the sinks and
-// the window are hidden by the region and still visited (with their
-// element mask; skipping them is not built). Lengths of 600 keys leave
+// the window are hidden by the region (kv-range-hidden-mask-mod.mlir), and
+// attn-split-kv-loop's loops skip them. Lengths of 600 keys leave up to
 // three such 64-key blocks for the last query blocks; GQA, Nq != Nk
 // (bottom-right), rows beyond the keys.
 
@@ -13,6 +13,29 @@
 // RUN: cat %s %S/Inputs/check-mods.mlir \
 // RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@ATTRS@/{mask = #attn.mask<causal, bottom_right>}/; s/%false = arith.constant false/%false = arith.constant true/' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+
+// The split loops count positions: each body maps its position to a block
+// past the hidden run, and the middle loop (full blocks after the run)
+// has no attn.mask.
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g; s/@ATTRS@/{mask = #attn.mask<causal, top_left>}/' \
+// RUN:   | attn-opt --attn-default-config --attn-tile --attn-split-kv-loop | FileCheck %s --check-prefix=SPLIT
+// SPLIT: %[[LO:[a-zA-Z0-9_]+]], %[[HI:[a-zA-Z0-9_]+]] = attn.kv_range visible
+// SPLIT: %[[G0:[a-zA-Z0-9_]+]], %[[G1:[a-zA-Z0-9_]+]] = attn.kv_range hidden {{.+}} from %[[LO]] to %[[HI]]
+// SPLIT: %[[GAP:[a-zA-Z0-9_]+]] = arith.subi %[[G1]], %[[G0]]
+// SPLIT: attn.kv_range unmasked {{.+}} from %[[G1]] to %[[HI]]
+// SPLIT: %[[END:[a-zA-Z0-9_]+]] = arith.subi %[[HI]], %[[GAP]]
+// SPLIT: scf.for %[[T:[a-zA-Z0-9_]+]] = %[[LO]] to
+// SPLIT-NEXT: %[[AFTER:[a-zA-Z0-9_]+]] = arith.cmpi sge, %[[T]], %[[G0]]
+// SPLIT-NEXT: %[[OFF:[a-zA-Z0-9_]+]] = arith.select %[[AFTER]], %[[GAP]]
+// SPLIT-NEXT: arith.addi %[[T]], %[[OFF]]
+// SPLIT: attn.mask
+// SPLIT: scf.for %[[T2:[a-zA-Z0-9_]+]] =
+// SPLIT-NEXT: arith.cmpi sge, %[[T2]], %[[G0]]
+// SPLIT-NOT: attn.mask
+// SPLIT: scf.yield
+// SPLIT: scf.for %{{.+}} = %{{.+}} to %[[END]]
+// SPLIT: attn.mask
 
 func.func @attention(%q: memref<?x?x?x@D@x@DT@>, %k: memref<?x?x?x@D@x@DT@>,
                      %v: memref<?x?x?x@D@x@DT@>, %o: memref<?x?x?x@D@x@DT@>,

@@ -214,10 +214,13 @@ static LogicalResult verifyMaskModOperands(Operation *op, Region &region,
 LogicalResult KVRangeOp::verifyRegions() {
   if (bool(getFrom()) != bool(getTo()))
     return emitOpError() << "takes 'from' and 'to' together";
-  if (getFrom() && (getKind() != KVRangeKind::Unmasked || getMaskMod().empty()))
-    return emitOpError() << "takes 'from' and 'to' only as an 'unmasked' "
-                            "range with a mask_mod region (the blocks its "
-                            "search for full blocks covers)";
+  if (getFrom() && (getKind() == KVRangeKind::Visible || getMaskMod().empty()))
+    return emitOpError() << "takes 'from' and 'to' only as an 'unmasked' or "
+                            "'hidden' range with a mask_mod region (the blocks "
+                            "its search covers)";
+  if (getKind() == KVRangeKind::Hidden && !getFrom())
+    return emitOpError() << "a 'hidden' range needs a mask_mod region and "
+                            "'from' and 'to' (the blocks its search covers)";
   return verifyMaskModOperands(*this, getMaskMod(), getBatchHead());
 }
 

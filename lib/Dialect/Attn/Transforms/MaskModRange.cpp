@@ -593,6 +593,28 @@ std::pair<Value, Value> mlir::attn::narrowKVRangeByMaskMod(
   return {first, end};
 }
 
+/// The run of blocks in [start, end) for which `test` surely fails: it
+/// starts at the first such block among the kGroup from `start` (a group
+/// test cannot find it: a group for which `test` may hold may still hold
+/// such blocks) and ends before the first block after it for which `test`
+/// may hold (a group search), or at `end`. [end, end) where none of the
+/// kGroup blocks is one.
+static std::pair<Value, Value> findRun(OpBuilder &b, Location loc, Value start,
+                                       Value end, GroupTest test) {
+  Value tryEnd = arith::MinSIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, start,
+                            arith::ConstantIndexOp::create(b, loc, kGroup)),
+      end);
+  auto fails = [&](OpBuilder &ob, Value first, Value last) -> Value {
+    return arith::XOrIOp::create(ob, loc, test(ob, first, last),
+                                 arith::ConstantIntOp::create(ob, loc, 1, 1));
+  };
+  Value first = scanBlocks(b, loc, start, tryEnd, /*forward=*/true, end, fails);
+  Value last = searchBlocks(b, loc, first, end, /*forward=*/true, end, test);
+  return {first, last};
+}
+
 std::pair<Value, Value> mlir::attn::fullKVRangeByMaskMod(
     OpBuilder &b, Location loc, Region &maskMod, Value batch, Value head,
     Value rowStart, Value numQueries, Value numKeys, int64_t blockM,
@@ -607,24 +629,40 @@ std::pair<Value, Value> mlir::attn::fullKVRangeByMaskMod(
   Value start = from ? arith::MaxSIOp::create(b, loc, from, lower) : lower;
   if (to)
     upper = arith::MinSIOp::create(b, loc, to, upper);
-  Value tryEnd = arith::MinSIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, start,
-                            arith::ConstantIndexOp::create(b, loc, kGroup)),
-      upper);
-  // The run's first block: the first of the kGroup blocks from `start`
-  // that the region surely shows in full (a group test cannot find it: a
-  // group that may hide a key may still hold full blocks), else `upper`.
-  auto isFull = [&](OpBuilder &ob, Value first, Value end) -> Value {
-    return arith::XOrIOp::create(ob, loc, mayHide(ob, first, end),
-                                 arith::ConstantIntOp::create(ob, loc, 1, 1));
+  return findRun(b, loc, start, upper, mayHide);
+}
+
+std::pair<Value, Value> mlir::attn::hiddenKVRangeByMaskMod(
+    OpBuilder &b, Location loc, Region &maskMod, Value batch, Value head,
+    Value rowStart, Value numQueries, Value numKeys, int64_t blockM,
+    int64_t blockN, Value from, Value to, Value lower, Value upper) {
+  BlockEvaluator eval(b, loc, maskMod, batch, head, rowStart, numQueries,
+                      numKeys, blockM, blockN);
+  auto mayShow = [&](OpBuilder &ob, Value first, Value end) -> Value {
+    return eval.evaluate(ob, loc, first, end).mayTrue;
   };
-  Value first =
-      scanBlocks(b, loc, start, tryEnd, /*forward=*/true, upper, isFull);
-  // The run ends at the first block after it that may hide a key.
-  Value end =
-      searchBlocks(b, loc, first, upper, /*forward=*/true, upper, mayHide);
-  return {first, end};
+  Value start = arith::MaxSIOp::create(b, loc, from, lower);
+  Value end = arith::MinSIOp::create(b, loc, to, upper);
+  auto [first, last] = findRun(b, loc, start, end, mayShow);
+  // None found: the empty range at `start`, so that what comes after the
+  // run (attn-split-kv-loop's search for full blocks) starts at `start`.
+  Value found =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, first, end);
+  return {arith::SelectOp::create(b, loc, found, first, start),
+          arith::SelectOp::create(b, loc, found, last, start)};
+}
+
+bool mlir::attn::maskModMayHideInterior(Region &maskMod) {
+  WalkResult walk = maskMod.walk([](Operation *op) {
+    if (isa<arith::OrIOp, arith::XOrIOp>(op) ||
+        (isa<arith::SelectOp>(op) && op->getResult(0).getType().isInteger(1)))
+      return WalkResult::interrupt();
+    auto cmp = dyn_cast<arith::CmpIOp>(op);
+    if (cmp && cmp.getPredicate() == arith::CmpIPredicate::ne)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
 }
 
 std::pair<Value, Value>
@@ -636,6 +674,10 @@ mlir::attn::applyMaskModToKVRange(OpBuilder &b, KVRangeOp op, Value batch,
     return narrowKVRangeByMaskMod(b, op.getLoc(), op.getMaskMod(), batch, head,
                                   rowStart, numQueries, numKeys, op.getBlockM(),
                                   op.getBlockN(), lower, upper);
+  if (op.getKind() == KVRangeKind::Hidden)
+    return hiddenKVRangeByMaskMod(b, op.getLoc(), op.getMaskMod(), batch, head,
+                                  rowStart, numQueries, numKeys, op.getBlockM(),
+                                  op.getBlockN(), from, to, lower, upper);
   return fullKVRangeByMaskMod(b, op.getLoc(), op.getMaskMod(), batch, head,
                               rowStart, numQueries, numKeys, op.getBlockM(),
                               op.getBlockN(), from, to, lower, upper);

@@ -87,7 +87,8 @@ mlir::attn::buildKVRange(OpBuilder &builder, Location loc, KVRangeKind kind,
                                      cst(mask.getRightExtent() + 1));
     return arith::MinSIOp::create(b, hi, nk);
   };
-  if (kind == KVRangeKind::Visible) {
+  // A hidden range is searched for within the visible one.
+  if (kind != KVRangeKind::Unmasked) {
     Value first = lowKey(r0), end = highKey(rLast);
     Value lower = arith::FloorDivSIOp::create(b, first, bn);
     Value empty =

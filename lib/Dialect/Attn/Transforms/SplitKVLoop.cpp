@@ -15,9 +15,20 @@
 //  3. Clone the loop twice in front of it: [lo, a) keeps its masks, [a, b)
 //     loses them; the original becomes [b, hi).
 //     The loop-carried softmax state flows from one to the next.
+//  4. Where the region may hide blocks between visible ones (attention
+//     sinks and a window; see maskModMayHideInterior), first find the run
+//     [g0, g1) of such blocks (an `attn.kv_range hidden` within [lo, hi))
+//     and look for full blocks after it. The loops then count positions
+//     t in [lo, hi - (g1 - g0)), not blocks: the body works on block
+//     t + (t >= g0 ? g1 - g0 : 0), as attn-reverse-kv-loops maps positions
+//     to blocks too. The loops stay one contiguous chain of positions
+//     (what attn-pipeline, attn-warp-specialize and attn-persistent-tiles
+//     schedule copies over), and the hidden blocks are never visited: they
+//     add nothing to the softmax state.
 //
 //===----------------------------------------------------------------------===//
 
+#include "attn/Dialect/Attn/Transforms/MaskModRange.h"
 #include "attn/Dialect/Attn/Transforms/MaskUtils.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
@@ -81,23 +92,61 @@ static KVRangeOp getSplittableRange(scf::ForOp loop) {
   return masked && !walk.wasInterrupted() ? range : KVRangeOp();
 }
 
+/// A range of `kind` like `visible`, with its mask_mod region, searched
+/// within [from, to).
+static KVRangeOp createRangeWithRegion(ImplicitLocOpBuilder &b,
+                                       KVRangeKind kind, KVRangeOp visible,
+                                       Value from, Value to) {
+  auto range = KVRangeOp::create(b, kind, visible.getRowStart(),
+                                 visible.getNumQueries(), visible.getNumKeys(),
+                                 from, to, visible.getBatchHead()[0],
+                                 visible.getBatchHead()[1], visible.getMask(),
+                                 visible.getBlockM(), visible.getBlockN());
+  IRMapping mapping;
+  visible.getMaskMod().cloneInto(&range.getMaskMod(), mapping);
+  return range;
+}
+
+/// Makes `loop` count positions: its body works on block
+/// t + (t >= gapStart ? gap : 0) for position t (step 4 of the overview).
+static void skipBlocks(RewriterBase &rewriter, scf::ForOp loop, Value gapStart,
+                       Value gap, Value zero) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  ImplicitLocOpBuilder b(loop.getLoc(), rewriter);
+  Value t = loop.getInductionVar();
+  Value after =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sge, t, gapStart);
+  Value offset = arith::SelectOp::create(b, after, gap, zero);
+  Value block = arith::AddIOp::create(b, t, offset);
+  rewriter.replaceAllUsesExcept(
+      t, block,
+      SmallPtrSet<Operation *, 2>{after.getDefiningOp(),
+                                  block.getDefiningOp()});
+}
+
 static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
                       KVRangeOp visible) {
   rewriter.setInsertionPoint(loop);
   ImplicitLocOpBuilder b(loop.getLoc(), rewriter);
   Value lo = visible.getLower(), hi = visible.getUpper();
   // With a mask_mod region the unmasked blocks are those the region shows
-  // in full as well, searched for within the visible blocks.
+  // in full as well, searched for within the visible blocks, after the
+  // hidden ones where the region may hide some between visible ones.
   bool region = !visible.getMaskMod().empty();
+  Value from = lo, gap;
+  if (region && maskModMayHideInterior(visible.getMaskMod())) {
+    KVRangeOp hidden =
+        createRangeWithRegion(b, KVRangeKind::Hidden, visible, lo, hi);
+    from = hidden.getUpper();
+    gap = arith::SubIOp::create(b, from, hidden.getLower());
+    skipBlocks(rewriter, loop, hidden.getLower(), gap,
+               arith::ConstantIndexOp::create(b, 0));
+  }
   KVRangeOp unmasked;
   if (region) {
-    unmasked = KVRangeOp::create(
-        b, KVRangeKind::Unmasked, visible.getRowStart(),
-        visible.getNumQueries(), visible.getNumKeys(), lo, hi,
-        visible.getBatchHead()[0], visible.getBatchHead()[1], visible.getMask(),
-        visible.getBlockM(), visible.getBlockN());
-    IRMapping mapping;
-    visible.getMaskMod().cloneInto(&unmasked.getMaskMod(), mapping);
+    unmasked =
+        createRangeWithRegion(b, KVRangeKind::Unmasked, visible, from, hi);
   } else {
     unmasked = KVRangeOp::create(b, KVRangeKind::Unmasked,
                                  visible.getRowStart(), visible.getNumQueries(),
@@ -114,8 +163,15 @@ static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
   // (ptxas-default-configs.test), and under a mask_mod region the first
   // full block may come after the first visible one (a document that
   // starts inside a block).
-  Value a = clamp(unmasked.getLower(), lo, hi);
+  Value a = clamp(unmasked.getLower(), from, hi);
   Value c = clamp(unmasked.getUpper(), a, hi);
+  // From blocks to positions: a and c come after the hidden run.
+  Value end = hi;
+  if (gap) {
+    a = arith::SubIOp::create(b, a, gap);
+    c = arith::SubIOp::create(b, c, gap);
+    end = arith::SubIOp::create(b, hi, gap);
+  }
 
   auto head = cast<scf::ForOp>(rewriter.clone(*loop));
   rewriter.modifyOpInPlace(head, [&] { head.setUpperBound(a); });
@@ -135,6 +191,7 @@ static void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
 
   rewriter.modifyOpInPlace(loop, [&] {
     loop.setLowerBound(c);
+    loop.setUpperBound(end);
     loop.getInitArgsMutable().assign(middle.getResults());
   });
 }

@@ -377,7 +377,8 @@ def Attn_BufferRoleArrayAttr
 def Attn_KVRangeKind : I32EnumAttr<"KVRangeKind",
     "which K/V blocks an attn.kv_range op counts", [
     I32EnumAttrCase<"Visible", 0, "visible">,
-    I32EnumAttrCase<"Unmasked", 1, "unmasked">
+    I32EnumAttrCase<"Unmasked", 1, "unmasked">,
+    I32EnumAttrCase<"Hidden", 2, "hidden">
   ]> {
   let cppNamespace = "::mlir::attn";
 }

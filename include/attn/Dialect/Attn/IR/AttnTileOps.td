@@ -156,6 +156,14 @@ def Attn_KVRangeOp : Attn_Op<"kv_range", [Pure, IsolatedFromAbove,
       These are FlexAttention's "full" blocks; their loop needs neither the
       mask nor the region. Blocks the evaluation cannot prove full are left
       out.
+    * A `hidden` range (only with a region, `from` and `to`) is the first
+      run of blocks in `[from, to)` in which the region hides every key from
+      every row, such as the blocks between attention sinks and a sliding
+      window: it starts at the first such block among the 8 blocks from
+      `from` and ends before the first block after it that the region may
+      show a key in. Where none of the 8 is hidden it is the empty range
+      `[from, from)`. `attn-split-kv-loop` skips these blocks; the mask
+      attribute's visible range bounds the search.
 
     ```mlir
     %lo, %hi = attn.kv_range visible %row0, %nq, %nk

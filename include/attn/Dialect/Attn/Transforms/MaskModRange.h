@@ -68,10 +68,33 @@ fullKVRangeByMaskMod(OpBuilder &b, Location loc, Region &maskMod, Value batch,
                      Value numKeys, int64_t blockM, int64_t blockN, Value from,
                      Value to, Value lower, Value upper);
 
+/// The first run of "hidden" blocks in [max(from, lower), min(to, upper)),
+/// the blocks in which `maskMod` hides every key from every one of the
+/// query rows (the blocks between attention sinks and a window, say): it
+/// starts at the first such block among the first 8 and ends before the
+/// first block after it that the region may show a key in (a group
+/// search), or at the end. [s, s) where none of the 8 is hidden
+/// (s = max(from, lower)).
+std::pair<Value, Value>
+hiddenKVRangeByMaskMod(OpBuilder &b, Location loc, Region &maskMod, Value batch,
+                       Value head, Value rowStart, Value numQueries,
+                       Value numKeys, int64_t blockM, int64_t blockN,
+                       Value from, Value to, Value lower, Value upper);
+
+/// Whether the keys `maskMod` shows to a block of rows may have a hole:
+/// whether it combines conditions with `or`, `xor` or an i1 select, or
+/// compares with `ne`. The usual regions without these (windows,
+/// documents, causal masks: conjunctions of comparisons) show one
+/// contiguous run of keys, so attn-split-kv-loop builds the search for
+/// hidden blocks only where this holds: a cost heuristic (the search costs
+/// up to 8 block evaluations per program), not a correctness condition.
+bool maskModMayHideInterior(Region &maskMod);
+
 /// What the lowerings of attn.kv_range with a mask_mod region call, with
 /// the op's (converted) operands and the range [lower, upper) of its mask
 /// attribute: narrowKVRangeByMaskMod for a `visible` range,
-/// fullKVRangeByMaskMod for an `unmasked` one (`from`, `to` may be null).
+/// fullKVRangeByMaskMod for an `unmasked` one (`from`, `to` may be null),
+/// hiddenKVRangeByMaskMod for a `hidden` one.
 std::pair<Value, Value>
 applyMaskModToKVRange(OpBuilder &b, KVRangeOp op, Value batch, Value head,
                       Value rowStart, Value numQueries, Value numKeys,

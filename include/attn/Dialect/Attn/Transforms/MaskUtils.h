@@ -34,7 +34,9 @@ Value buildDiagonal(OpBuilder &b, Location loc, MaskAttr mask, Value row,
 bool isBlockStart(Value offset, Value blockIndex, int64_t blockSize);
 
 /// The [lower, upper) block range of an attn.kv_range of `kind` for the
-/// given (index) operands; see the op's description.
+/// given (index) operands; see the op's description. For a `hidden` range,
+/// which only a mask_mod region makes, the visible range its search is
+/// bounded by.
 std::pair<Value, Value> buildKVRange(OpBuilder &b, Location loc,
                                      KVRangeKind kind, MaskAttr mask,
                                      int64_t blockM, int64_t blockN,

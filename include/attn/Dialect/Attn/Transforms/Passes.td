@@ -170,6 +170,27 @@ def AttnSplitKVLoop : Pass<"attn-split-kv-loop"> {
     that the region shows in full (FlexAttention's full blocks), and the
     masks dropped there may carry the same region, for the same batch and
     head. A document mask then applies no element mask inside a document.
+
+    Where the region may also hide blocks between visible ones (it has an
+    `or`, `xor`, i1 `select` or `ne`: attention sinks with a window, say),
+    an `attn.kv_range hidden` first finds the run `[g0, g1)` of blocks it
+    hides from every row, and the full-block search starts at `g1`. The
+    three loops then count positions up to `hi - (g1 - g0)`, and each body
+    works on block `t + (t >= g0 ? g1 - g0 : 0)` for position `t`: the
+    hidden blocks are never visited, and the loops still form one
+    contiguous chain for the passes that schedule their copies.
+
+    ```mlir
+    %g0, %g1 = attn.kv_range hidden ... from %lo to %hi mask_mod(...) {...}
+    %gap = arith.subi %g1, %g0
+    %ulo, %uhi = attn.kv_range unmasked ... from %g1 to %hi mask_mod(...) {...}
+    %r0:3 = scf.for %t = %lo to (%a - %gap) ... {
+      %j = %t + select(%t >= %g0, %gap, 0)   // the block
+      ... attn.mask ...
+    }
+    ...
+    %r2:3 = scf.for %t = (%b - %gap) to (%hi - %gap) ... { ... }
+    ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
