@@ -16,14 +16,17 @@
 #           against its unmodified kernel, interleaved (issue 8's bars).
 # Build: bash bench/device/build_artifacts.sh .device/full;
 #        tar czf .device/pack/full.tgz -C .device full (the only pack).
-# Carry .device/pack and .device/include.
-# usage: session34-final.sh 1|2 [LIMIT_S]
+# Carry .device/pack and .device/include. COMMIT names the commit the
+# pack was built from (61e4306 for the thirty-fourth session's run; the
+# thirty-seventh session ran it again on an H200 with COMMIT=5900f72).
+# usage: [COMMIT=SHA] session34-final.sh 1|2 [LIMIT_S]
 set -uo pipefail
 part=${1:?part 1 or 2}
 final=${OUT:-/tmp/out}
 OUT=/tmp/final$part
 source bench/device/probes/device_setup.sh ${2:-570}
 A=/tmp/t/full
+C=${COMMIT:-61e4306}
 finish() { tar czf "$final/final$part.tgz" -C "$out" . 2>/dev/null; cp "$out/summary.txt" "$final/final$part-summary.txt" 2>/dev/null; }
 trap finish EXIT
 exec > >(tee "$out/summary.txt") 2>&1
@@ -45,8 +48,8 @@ case $part in
     --out "$out/pairs-flash2.json" --rounds 2 --ns $NS --pairs "$(pairs_with flash2)" > "$out/pairs-flash2.txt" 2>&1
   stamp "pairs vs FlashAttention-2: exit $?"; grep -E "A/B" "$out/pairs-flash2.txt" | cut -c1-90
   timeout $(( $(left) - 80 )) python3 bench/device/run.py --artifacts $A --runtime $L \
-    --out "$out/quick" --quick --no-isolate --kernel-timeout 60 --commit 61e4306 > "$out/quick.log" 2>&1
-  stamp "run.py --quick (47 kernels): exit $?"
+    --out "$out/quick" --quick --no-isolate --kernel-timeout 60 --commit $C > "$out/quick.log" 2>&1
+  stamp "run.py --quick (all kernels): exit $?"
   grep -E "FAIL|passed" "$out/quick.log" | cut -c1-200 | tail -8
   [ -f "$out/quick/results.json" ] && python3 bench/device/make_table.py "$out/quick/results.json" > "$out/quick-table.md"
   for tool in memcheck racecheck; do
@@ -58,14 +61,14 @@ case $part in
   ;;
 2)
   timeout 150 python3 bench/device/run.py --artifacts $A --runtime $L --out "$out/matrix" \
-    --commit 61e4306 --no-isolate --kernels 'attn_*' --kernel-timeout 60 > "$out/matrix.log" 2>&1
+    --commit $C --no-isolate --kernels 'attn_*' --kernel-timeout 60 > "$out/matrix.log" 2>&1
   stamp "matrix full mode: exit $?"; grep -E "passed" "$out/matrix.log" | tail -2 | cut -c1-200
   [ -f "$out/matrix/results.json" ] && python3 bench/device/make_table.py "$out/matrix/results.json" > "$out/matrix-table.md"
   timeout 160 python3 bench/device/pair.py --artifacts $A --runtime $L --out "$out/mods-pairs.json" \
     --rounds 5 --bases 'mod_*' --ns 1024,4096,16384 > "$out/mods-pairs.txt" 2>&1
   stamp "mods vs base: exit $?"; grep -E "A/B" "$out/mods-pairs.txt" | cut -c1-90
   timeout $(( $(left) - 10 )) python3 bench/device/run.py --artifacts $A --runtime $L --out "$out/mods" \
-    --commit 61e4306 --no-isolate --kernels 'mod_*' --kernel-timeout 90 > "$out/mods.log" 2>&1
+    --commit $C --no-isolate --kernels 'mod_*' --kernel-timeout 90 > "$out/mods.log" 2>&1
   stamp "mods full mode: exit $?"; grep -E "^\[|passed" "$out/mods.log" | tail -20 | cut -c1-200
   [ -f "$out/mods/results.json" ] && python3 bench/device/make_table.py "$out/mods/results.json" > "$out/mods-table.md"
   ;;
