@@ -7,9 +7,13 @@ one after the other, that ratio also carries the drift of the GPU's clocks
 and temperature between the two; here each pair runs in ROUNDS rounds, the
 order alternating (A B, B A, ...), on the same inputs, and the ratio is
 taken over the per-round medians. An A/A pair (a kernel against itself)
-gives the noise floor of the same method. B may also be `cudnn` or
-`flash2`: torch SDPA with that backend on the same inputs (A without
-score modifications, Hq = Hkv), interleaved the same way.
+gives the noise floor of the same method. B may also be `cudnn`,
+`flash2` or `efficient`: torch SDPA with that backend on the same inputs
+(A without score modifications, Hq = Hkv), interleaved the same way. A
+kernel whose only modification is an additive bias is compared with
+`cudnn` or `efficient` given the same bias as SDPA's float `attn_mask`
+(FlashAttention-2 takes none), so the vendor's cost of a bias is timed
+beside ours.
 
     python3 bench/device/pair.py --artifacts DIR --runtime libattn_runtime.so \
         --out pairs.json [--pairs 'attn_x=tpl_x,...' | --paired] [--ns 512,4096]
@@ -49,17 +53,24 @@ def pairs_from_harness(artifacts, pattern, key):
     return out
 
 
-PEERS = ("cudnn", "flash2")
+PEERS = ("cudnn", "flash2", "efficient")
 
 
-def peer_launch(name, meta, q, k, v):
-    """SDPA with backend `name` (PEERS) on the inputs of kernel `meta`."""
+def peer_launch(name, meta, q, k, v, extra):
+    """SDPA with backend `name` (PEERS) on the inputs of kernel `meta`; a
+    bias (the only modification SDPA has) goes in as its float attn_mask."""
     from torch.nn.attention import SDPBackend
     backend = {"cudnn": SDPBackend.CUDNN_ATTENTION,
-               "flash2": SDPBackend.FLASH_ATTENTION}[name]
-    if meta.mods or meta.kind not in ("none", "causal"):
-        raise ValueError("%s has no %s" % (name, meta.describe()))
-    return lambda: run.sdpa(q, k, v, meta, meta.causal, backend)
+               "flash2": SDPBackend.FLASH_ATTENTION,
+               "efficient": SDPBackend.EFFICIENT_ATTENTION}[name]
+    mods = sorted(m for m, on in meta.mods.items() if on)
+    bias = None
+    if mods == ["bias"] and name != "flash2":
+        bias = extra["bias"]
+    elif mods or meta.kind not in ("none", "causal"):
+        raise ValueError("%s has no %s%s" % (name, meta.describe(),
+                                             " with " + "+".join(mods) if mods else ""))
+    return lambda: run.sdpa(q, k, v, meta, meta.causal, backend, attn_mask=bias)
 
 
 def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None):
@@ -102,7 +113,7 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None):
             xa = run.make_extra(ma, (bsz, h, hkv, n, n), g, device)
             xb = run.make_extra(mb, (bsz, h, hkv, n, n), g, device)
             fa = lambda: ka.launch(q, k, v, oa, la, extra=xa)
-            fb = (peer_launch(b, ma, q, k, v) if peer
+            fb = (peer_launch(b, ma, q, k, v, xa) if peer
                   else lambda: kb.launch(q, k, v, ob, lb, extra=xb))
             ta, tb = [], []
             for r in range(rounds):

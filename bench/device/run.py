@@ -278,7 +278,7 @@ def reference(q, k, v, meta, extra=None):
     return o, lse
 
 
-def sdpa(q, k, v, meta, is_causal, backend=None):
+def sdpa(q, k, v, meta, is_causal, backend=None, attn_mask=None):
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import sdpa_kernel, SDPBackend
@@ -286,12 +286,14 @@ def sdpa(q, k, v, meta, is_causal, backend=None):
     if hkv != hq:
         k = k.repeat_interleave(hq // hkv, dim=1)
         v = v.repeat_interleave(hq // hkv, dim=1)
+    if attn_mask is not None and is_causal:
+        raise ValueError("SDPA takes either an attn_mask or is_causal")
     if backend is None:
-        return F.scaled_dot_product_attention(q, k, v, is_causal=is_causal,
-                                              scale=meta.scale)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask,
+                                              is_causal=is_causal, scale=meta.scale)
     with sdpa_kernel(backend):
-        return F.scaled_dot_product_attention(q, k, v, is_causal=is_causal,
-                                              scale=meta.scale)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask,
+                                              is_causal=is_causal, scale=meta.scale)
 
 
 def rel_fro(x, ref):
