@@ -132,7 +132,7 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None):
                    "ratio": statistics.median(tb) / statistics.median(ta),
                    "ratio_min": min(ratios), "ratio_max": max(ratios),
                    "outputs_identical": bool(same), "mods_a": ma.mods, "mods_b": mb.mods}
-            if "bias" in xa:
+            if "bias" in xa and not peer:  # a peer pair's difference is not the bias's cost
                 rec["bias_bytes"] = xa["bias"].numel() * xa["bias"].element_size()
                 rec["bias_copy_ceiling_ms"] = rec["bias_bytes"] / run.COPY_BYTES_PER_S * 1e3
                 rec["extra_ms"] = statistics.median(ta) - statistics.median(tb)
