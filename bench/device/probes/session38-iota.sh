@@ -20,12 +20,12 @@ exec > >(tee "$out/summary.txt") 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 A=/tmp/t/iotap/iotap
-timeout 80 python3 bench/device/run.py --artifacts $A --runtime $L \
+timeout 40 python3 bench/device/run.py --artifacts $A --runtime $L \
   --out "$out/quick" --quick --no-isolate --kernel-timeout 30 --commit iota-offsets > "$out/quick.log" 2>&1
 stamp "run.py --quick: exit $?"; grep -E "FAIL|passed" "$out/quick.log" | cut -c1-200 | tail -4
 P=""
 for k in mod_f16_d128_relpos mod_bf16_d128_alibi_causal_br mod_bf16_d64_all mod_f16_d128_sinkwin; do P="$P${P:+,}$k=$k"; done
 timeout $(( $(left) - 5 )) python3 bench/device/pair.py --artifacts $A --artifacts-b /tmp/t/full \
-  --runtime $L --out "$out/pairs.json" --rounds 3 --ns 1024,4096,16384 --pairs "$P" > "$out/pairs.txt" 2>&1
+  --runtime $L --out "$out/pairs.json" --rounds ${ROUNDS:-3} --ns ${NS:-1024,4096,16384} --pairs "$P" > "$out/pairs.txt" 2>&1
 stamp "new vs 5900f72: exit $?"; grep -E "A/B" "$out/pairs.txt" | cut -c1-100
 stamp done

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -112,6 +113,43 @@ static Value nativeMath(ImplicitLocOpBuilder &b, Operation *op, Type elt,
       .getResult(0);
 }
 
+/// x = base + c for an `arith.addi` with a constant operand, else x + 0.
+static std::pair<Value, APInt> splitOffset(Value x) {
+  unsigned width =
+      x.getType().isIndex() ? 64 : x.getType().getIntOrFloatBitWidth();
+  if (auto add = x.getDefiningOp<arith::AddIOp>()) {
+    APInt c;
+    if (matchPattern(add.getRhs(), m_ConstantInt(&c)))
+      return {add.getLhs(), c.sextOrTrunc(width)};
+    if (matchPattern(add.getLhs(), m_ConstantInt(&c)))
+      return {add.getRhs(), c.sextOrTrunc(width)};
+  }
+  return {x, APInt(width, 0)};
+}
+
+/// One register's `x - y` or `x + y` where x and y carry constant offsets
+/// (attn.iota's registers are the thread's first index plus a constant):
+/// (bx - by) + (cx - cy), so that the per-thread difference is shared by
+/// every register (LLVM merges the identical ones) and each register adds
+/// one immediate. The same value in modular arithmetic. Null where neither
+/// operand has an offset.
+static Value foldOffsets(ImplicitLocOpBuilder &b, Operation *op, Value x,
+                         Value y) {
+  bool sub = isa<arith::SubIOp>(op);
+  if (!sub && !isa<arith::AddIOp>(op))
+    return Value();
+  auto [bx, cx] = splitOffset(x);
+  auto [by, cy] = splitOffset(y);
+  if (cx.isZero() && cy.isZero())
+    return Value();
+  APInt c = sub ? cx - cy : cx + cy;
+  Value base = sub ? Value(arith::SubIOp::create(b, bx, by))
+                   : Value(arith::AddIOp::create(b, bx, by));
+  Type type = x.getType();
+  Value cst = arith::ConstantOp::create(b, type, b.getIntegerAttr(type, c));
+  return arith::AddIOp::create(b, base, cst);
+}
+
 namespace {
 
 /// Any arith or math op on register tiles: the op once per register.
@@ -151,6 +189,11 @@ struct ElementwiseOnTiles : public ConversionPattern {
         results.push_back(native);
         continue;
       }
+      if (scalars.size() == 2 && elt.isSignlessIntOrIndex())
+        if (Value folded = foldOffsets(b, op, scalars[0], scalars[1])) {
+          results.push_back(folded);
+          continue;
+        }
       OperationState state(op->getLoc(), op->getName());
       state.addOperands(scalars);
       state.addTypes(elt);

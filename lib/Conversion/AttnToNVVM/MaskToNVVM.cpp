@@ -111,7 +111,11 @@ struct MaskLowering : public OpConversionPattern<MaskOp> {
   }
 };
 
-/// attn.iota: each register's row or column index, start + its coordinate.
+/// attn.iota: each register's row or column index, start + its coordinate,
+/// built as (start + the thread's first coordinate) + a compile-time
+/// delta. Index math on two iotas then folds per register into one add of
+/// an immediate to a per-thread value (LLVM reassociates (a + c1) - (b + c2)),
+/// instead of keeping each coordinate in a register of its own.
 struct IotaLowering : public OpConversionPattern<IotaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -125,32 +129,31 @@ struct IotaLowering : public OpConversionPattern<IotaOp> {
     ThreadIds ids = getThreadIds(b, op);
     Type elt = type.getElementType();
     Value start = adaptor.getStart().front();
-    auto asElt = [&](Value i32v) -> Value {
-      Value idx = toIndex(b, i32v);
-      Value v = arith::AddIOp::create(b, start, idx);
+    auto asElt = [&](Value base, int64_t delta) -> Value {
+      Value v = arith::AddIOp::create(b, base,
+                                      arith::ConstantIndexOp::create(b, delta));
       return elt.isIndex() ? v : Value(arith::IndexCastOp::create(b, elt, v));
     };
     SmallVector<Value> values;
     MmaTile rowsOnly(parent, {type.getDimSize(0), 8});
+    Value rowBase = arith::AddIOp::create(
+        b, start, toIndex(b, rowOf(b, ids, rowsOnly.mTiles, 0)));
     if (type.getRank() == 1) {
       for (int64_t mt = 0; mt < rowsOnly.mTiles; ++mt)
         for (int64_t half = 0; half < 2; ++half)
-          values.push_back(
-              asElt(rowOf(b, ids, rowsOnly.mTiles, 16 * mt + 8 * half)));
+          values.push_back(asElt(rowBase, 16 * mt + 8 * half));
     } else {
       MmaTile tile(parent, type.getShape());
       values.resize(tile.size());
-      Value colBase = arith::MulIOp::create(b, ids.quadLane, i32(b, 2));
+      Value colBase = arith::AddIOp::create(
+          b, start,
+          toIndex(b, arith::MulIOp::create(b, ids.quadLane, i32(b, 2))));
       for (int64_t mt = 0; mt < tile.mTiles; ++mt)
         for (int64_t nt = 0; nt < tile.nTiles; ++nt)
-          for (int64_t e = 0; e < 4; ++e) {
-            Value coord =
-                op.getDim() == 0
-                    ? rowOf(b, ids, tile.mTiles, MmaTile::rowDelta(mt, e))
-                    : Value(arith::AddIOp::create(
-                          b, colBase, i32(b, MmaTile::colDelta(nt, e))));
-            values[tile.index(mt, nt, e)] = asElt(coord);
-          }
+          for (int64_t e = 0; e < 4; ++e)
+            values[tile.index(mt, nt, e)] =
+                op.getDim() == 0 ? asElt(rowBase, MmaTile::rowDelta(mt, e))
+                                 : asElt(colBase, MmaTile::colDelta(nt, e));
     }
     rewriter.replaceOpWithMultiple(op, {values});
     return success();

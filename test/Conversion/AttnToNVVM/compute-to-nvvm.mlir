@@ -12,7 +12,17 @@
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // CHECK-COUNT-32: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // ALiBi: the index tiles (attn.iota) are each thread's row and column
-// numbers, as integers, then -slope * |j - i| in f32.
+// numbers, as integers, then -slope * |j - i| in f32. Each register's
+// index is the thread's first one plus a constant, and a difference of two
+// such folds the constants: one per-thread difference (the same subi for
+// every register, merged later) plus an immediate per register, not a
+// column and a row of its own.
+// CHECK: %[[CM8:.+]] = arith.constant -8 : index
+// CHECK-NEXT: arith.addi %[[D:.+]], %[[CM8]] : index
+// CHECK-NEXT: %[[D2:.+]] = arith.subi %[[J0:.+]], %[[I0:.+]] : index
+// CHECK-NEXT: %[[CM7:.+]] = arith.constant -7 : index
+// CHECK-NEXT: arith.addi %[[D2]], %[[CM7]] : index
+// CHECK-NEXT: arith.subi %[[J0]], %[[I0]] : index
 // CHECK: arith.sitofp %{{.*}} : i32 to f32
 // The causal mask of a diagonal block: per element, a compare of the
 // column with the row's last visible key, then -inf where hidden.
