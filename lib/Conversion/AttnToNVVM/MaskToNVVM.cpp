@@ -113,9 +113,10 @@ struct MaskLowering : public OpConversionPattern<MaskOp> {
 
 /// attn.iota: each register's row or column index, start + its coordinate,
 /// built as (start + the thread's first coordinate) + a compile-time
-/// delta. Index math on two iotas then folds per register into one add of
-/// an immediate to a per-thread value (LLVM reassociates (a + c1) - (b + c2)),
-/// instead of keeping each coordinate in a register of its own.
+/// delta, so that index math on two iotas folds per register into one add
+/// of an immediate to a per-thread value (ElementwiseOnTiles' foldOffsets;
+/// LLVM does not reassociate it) instead of keeping each coordinate in a
+/// register of its own.
 struct IotaLowering : public OpConversionPattern<IotaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -136,24 +137,24 @@ struct IotaLowering : public OpConversionPattern<IotaOp> {
     };
     SmallVector<Value> values;
     MmaTile rowsOnly(parent, {type.getDimSize(0), 8});
-    Value rowBase = arith::AddIOp::create(
-        b, start, toIndex(b, rowOf(b, ids, rowsOnly.mTiles, 0)));
+    bool rows = type.getRank() == 1 || op.getDim() == 0;
+    Value base = rows
+                     ? rowOf(b, ids, rowsOnly.mTiles, 0)
+                     : Value(arith::MulIOp::create(b, ids.quadLane, i32(b, 2)));
+    base = arith::AddIOp::create(b, start, toIndex(b, base));
     if (type.getRank() == 1) {
       for (int64_t mt = 0; mt < rowsOnly.mTiles; ++mt)
         for (int64_t half = 0; half < 2; ++half)
-          values.push_back(asElt(rowBase, 16 * mt + 8 * half));
+          values.push_back(asElt(base, 16 * mt + 8 * half));
     } else {
       MmaTile tile(parent, type.getShape());
       values.resize(tile.size());
-      Value colBase = arith::AddIOp::create(
-          b, start,
-          toIndex(b, arith::MulIOp::create(b, ids.quadLane, i32(b, 2))));
       for (int64_t mt = 0; mt < tile.mTiles; ++mt)
         for (int64_t nt = 0; nt < tile.nTiles; ++nt)
           for (int64_t e = 0; e < 4; ++e)
             values[tile.index(mt, nt, e)] =
-                op.getDim() == 0 ? asElt(rowBase, MmaTile::rowDelta(mt, e))
-                                 : asElt(colBase, MmaTile::colDelta(nt, e));
+                asElt(base, rows ? MmaTile::rowDelta(mt, e)
+                                 : MmaTile::colDelta(nt, e));
     }
     rewriter.replaceOpWithMultiple(op, {values});
     return success();
