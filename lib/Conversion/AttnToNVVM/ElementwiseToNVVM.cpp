@@ -150,6 +150,47 @@ static Value foldOffsets(ImplicitLocOpBuilder &b, Operation *op, Value x,
   return arith::AddIOp::create(b, base, cst);
 }
 
+/// One register's `cmpi pred, base + c, C` (or `C, base + c`) with C a
+/// constant: `cmpi pred, base, C - c`, a compare against an immediate
+/// instead of an add and a compare (the sink + window mask_mod's
+/// `qi - ki <= 1024` is one compare of the per-thread difference per
+/// register, and its kernel no longer spills). Exact for eq and ne in
+/// modular arithmetic; for the signed predicates exact where `base + c`
+/// does not overflow, which the GPU's contract gives (index is 32 bits
+/// there and a program's index arithmetic must not overflow it: the
+/// runtime keeps every index an attn.attention kernel forms below
+/// 2^31 - 1 - block), and where `C - c` fits, checked here. Unsigned
+/// predicates are left alone (`base` may be negative where `base + c` is
+/// not). Null where it does not apply.
+static Value foldCompare(ImplicitLocOpBuilder &b, arith::CmpIOp op, Value x,
+                         Value y) {
+  using P = arith::CmpIPredicate;
+  P pred = op.getPredicate();
+  if (pred != P::eq && pred != P::ne && pred != P::slt && pred != P::sle &&
+      pred != P::sgt && pred != P::sge)
+    return Value();
+  Type type = x.getType();
+  // The width the GPU computes in: index is 32 bits (Pipelines.cpp).
+  unsigned width = type.isIndex() ? 32 : type.getIntOrFloatBitWidth();
+  APInt cst;
+  bool constLeft = matchPattern(x, m_ConstantInt(&cst));
+  if (!constLeft && !matchPattern(y, m_ConstantInt(&cst)))
+    return Value();
+  auto [base, c] = splitOffset(constLeft ? y : x);
+  if (c.isZero() || c.getSignificantBits() > width ||
+      cst.getSignificantBits() > width)
+    return Value();
+  bool overflow = false;
+  APInt folded = cst.sextOrTrunc(width).ssub_ov(c.sextOrTrunc(width), overflow);
+  if (overflow && pred != P::eq && pred != P::ne)
+    return Value();
+  unsigned typeWidth = type.isIndex() ? 64 : width;
+  Value k = arith::ConstantOp::create(
+      b, type, b.getIntegerAttr(type, folded.sext(typeWidth)));
+  return arith::CmpIOp::create(b, pred, constLeft ? k : base,
+                               constLeft ? base : k);
+}
+
 namespace {
 
 /// Any arith or math op on register tiles: the op once per register.
@@ -191,6 +232,11 @@ struct ElementwiseOnTiles : public ConversionPattern {
       }
       if (scalars.size() == 2 && elt.isSignlessIntOrIndex())
         if (Value folded = foldOffsets(b, op, scalars[0], scalars[1])) {
+          results.push_back(folded);
+          continue;
+        }
+      if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+        if (Value folded = foldCompare(b, cmp, scalars[0], scalars[1])) {
           results.push_back(folded);
           continue;
         }

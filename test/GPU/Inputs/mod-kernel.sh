@@ -4,8 +4,9 @@
 # ptxas-default-configs.test.
 # usage: mod-kernel.sh OUTDIR ATTN_COMPILE PTXAS CHIP DTYPE D MOD MASK...
 # MOD: softcap, bias (full [B, H, Nq, Nk]), alibi, relpos (a score_mod
-# region) or docmask (a mask_mod region: documents of 256 keys); MASK is
-# `none` or the body of an #attn.mask<...>.
+# region), docmask (a mask_mod region: documents of 256 keys) or sinkwin
+# (a mask_mod region: the first 128 keys and a window of 1024 back); MASK
+# is `none` or the body of an #attn.mask<...>.
 set -euo pipefail
 out=$1 compile=$2 ptxas=$3 chip=$4 dt=$5 d=$6 mod=$7; shift 7
 mask="$*"
@@ -35,6 +36,16 @@ case $mod in
     %dk = arith.divui %ki, %c256 : index
     %same = arith.cmpi eq, %dq, %dk : index
     attn.yield %same : i1
+  }' ;;
+  sinkwin) region='mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c128 = arith.constant 128 : index
+    %c1024 = arith.constant 1024 : index
+    %sink = arith.cmpi ult, %ki, %c128 : index
+    %back = arith.subi %qi, %ki : index
+    %near = arith.cmpi sle, %back, %c1024 : index
+    %see = arith.ori %sink, %near : i1
+    attn.yield %see : i1
   }' ;;
   *) echo "unknown modification $mod" >&2; exit 2 ;;
 esac
