@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# Thirty-ninth session: issue 8's two open bars if the card is an H200
-# (steps 1 and 2 are skipped on another card), then the compare fold, then
-# session38-ncu.sh's profile of the plain, broadcast-bias and f16 softcap
-# kernels (never run in the thirty-eighth session).
-#  1. f16 / bf16 softcap against plain, D = 128, interleaved, 9 rounds,
-#     N = 4096 / 16384;
-#  2. each bias kernel against its base, 5 rounds, N = 1024 / 4096 / 16384 (pair.py
-#     prints the bias bytes and their copy ceiling);
-#  3. the compare fold (ElementwiseOnTiles: `cmpi (d + k), C` ->
+# Thirty-ninth session: the compare fold's kernel on the device, issue 8's
+# two open bars if the card is an H200, then session38-ncu.sh's profile of
+# the plain, broadcast-bias and f16 softcap kernels (never run in the
+# thirty-eighth session).
+#  1. the compare fold (ElementwiseOnTiles: `cmpi (d + k), C` ->
 #     `cmpi d, C - k`): the sink + window kernel, the one whose PTX
 #     changed (no spill now; 16 bytes at 16384 keys before), checked with
 #     run.py --quick for sm_90a and sm_80, compute-sanitizer memcheck
 #     and racecheck (sm_90a), and timed against c5430fc's, 5 rounds;
-#  4. Nsight Compute, N = 4096 (session38-ncu.sh).
+#  2. on an H200 only: f16 / bf16 softcap against plain, D = 128,
+#     interleaved, 9 rounds, N = 4096 / 16384; the f16 full, [1, H] and
+#     [1, 1] biases against plain, 5 rounds, N = 1024 / 4096 / 16384
+#     (pair.py prints the bias bytes and their copy ceiling);
+#  3. Nsight Compute, N = 4096 (session38-ncu.sh), with what time is left.
 # Packs: full (c5430fc's PTX), cmpf (the sink + window kernels with the
 # fold, cmpf/ for sm_90a and cmpf80/ for sm_80). Carry .device/pack,
 # .device/include.
@@ -28,18 +28,6 @@ exec > >(tee "$out/summary.txt") 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 python3 -c "import torch; print('torch', torch.__version__, 'cuDNN', torch.backends.cudnn.version())"
 stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
-h200=0; nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && h200=1
-if [ $h200 = 1 ]; then
-timeout 150 python3 bench/device/pair.py --artifacts $A --runtime $L \
-  --out "$out/softcap9.json" --rounds 9 --ns 4096,16384 \
-  --pairs mod_f16_d128_softcap=attn_f16_d128_none,mod_bf16_d128_softcap=attn_bf16_d128_none > "$out/softcap9.txt" 2>&1
-stamp "softcap vs plain, 9 rounds: exit $?"; grep -E "A/B" "$out/softcap9.txt" | cut -c1-110
-timeout 100 python3 bench/device/pair.py --artifacts $A --runtime $L --out "$out/bias.json" \
-  --rounds 5 --bases 'mod_*bias*' --ns 1024,4096,16384 > "$out/bias.txt" 2>&1
-stamp "biases vs base: exit $?"; grep -E "A/B|bias .*MB" "$out/bias.txt" | cut -c1-110
-else
-  stamp "not an H200: the bars (steps 1 and 2) skipped"
-fi
 for c in cmpf cmpf80; do
   timeout 40 python3 bench/device/run.py --artifacts /tmp/t/$c --runtime $L \
     --out "$out/quick-$c" --quick --no-isolate --kernel-timeout 30 --commit compare-fold > "$out/quick-$c.log" 2>&1
@@ -54,6 +42,19 @@ timeout 90 python3 bench/device/pair.py --artifacts /tmp/t/cmpf --artifacts-b $A
   --runtime $L --out "$out/sinkwin.json" --rounds 5 --ns 1024,4096,16384 \
   --pairs mod_f16_d128_sinkwin=mod_f16_d128_sinkwin > "$out/sinkwin.txt" 2>&1
 stamp "sink + window, fold vs c5430fc: exit $?"; grep -E "A/B" "$out/sinkwin.txt" | cut -c1-100
+h200=0; nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && h200=1
+if [ $h200 = 1 ]; then
+timeout 150 python3 bench/device/pair.py --artifacts $A --runtime $L \
+  --out "$out/softcap9.json" --rounds 9 --ns 4096,16384 \
+  --pairs mod_f16_d128_softcap=attn_f16_d128_none,mod_bf16_d128_softcap=attn_bf16_d128_none > "$out/softcap9.txt" 2>&1
+stamp "softcap vs plain, 9 rounds: exit $?"; grep -E "A/B" "$out/softcap9.txt" | cut -c1-110
+timeout 100 python3 bench/device/pair.py --artifacts $A --runtime $L --out "$out/bias.json" \
+  --rounds 5 --ns 1024,4096,16384 \
+  --pairs mod_f16_d128_bias=attn_f16_d128_none,mod_f16_d128_bias_h1=attn_f16_d128_none,mod_f16_d128_bias_b1h1=attn_f16_d128_none > "$out/bias.txt" 2>&1
+stamp "biases vs base: exit $?"; grep -E "A/B|bias .*MB" "$out/bias.txt" | cut -c1-110
+else
+  stamp "not an H200: step 2 (the bars) skipped"
+fi
 export LIMIT_S=$(( $(left) - 5 ))
 OUT=$final bash bench/device/probes/session38-ncu.sh
 stamp done
