@@ -8,7 +8,7 @@
 #     changed (no spill now; 16 bytes at 16384 keys before), checked with
 #     run.py --quick for sm_90a and sm_80, compute-sanitizer memcheck
 #     and racecheck (sm_90a), and timed against c5430fc's, 5 rounds;
-#  2. on an H200 only: f16 / bf16 softcap against plain, D = 128,
+#  2. on an H200 with 270 s left only: f16 / bf16 softcap against plain, D = 128,
 #     interleaved, 9 rounds, N = 4096 / 16384; the f16 full, [1, H] and
 #     [1, 1] biases against plain, 5 rounds, N = 1024 / 4096 / 16384
 #     (pair.py prints the bias bytes and their copy ceiling);
@@ -43,7 +43,7 @@ timeout 90 python3 bench/device/pair.py --artifacts /tmp/t/cmpf --artifacts-b $A
   --pairs mod_f16_d128_sinkwin=mod_f16_d128_sinkwin > "$out/sinkwin.txt" 2>&1
 stamp "sink + window, fold vs c5430fc: exit $?"; grep -E "A/B" "$out/sinkwin.txt" | cut -c1-100
 h200=0; nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && h200=1
-if [ $h200 = 1 ]; then
+if [ $h200 = 1 ] && [ $(left) -gt 270 ]; then
 timeout 150 python3 bench/device/pair.py --artifacts $A --runtime $L \
   --out "$out/softcap9.json" --rounds 9 --ns 4096,16384 \
   --pairs mod_f16_d128_softcap=attn_f16_d128_none,mod_bf16_d128_softcap=attn_bf16_d128_none > "$out/softcap9.txt" 2>&1
@@ -53,7 +53,7 @@ timeout 100 python3 bench/device/pair.py --artifacts $A --runtime $L --out "$out
   --pairs mod_f16_d128_bias=attn_f16_d128_none,mod_f16_d128_bias_h1=attn_f16_d128_none,mod_f16_d128_bias_b1h1=attn_f16_d128_none > "$out/bias.txt" 2>&1
 stamp "biases vs base: exit $?"; grep -E "A/B|bias .*MB" "$out/bias.txt" | cut -c1-110
 else
-  stamp "not an H200: step 2 (the bars) skipped"
+  stamp "not an H200, or under 270 s left: step 2 (the bars) skipped"
 fi
 export LIMIT_S=$(( $(left) - 5 ))
 OUT=$final bash bench/device/probes/session38-ncu.sh
