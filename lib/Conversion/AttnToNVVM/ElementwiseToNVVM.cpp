@@ -154,12 +154,12 @@ static Value foldOffsets(ImplicitLocOpBuilder &b, Operation *op, Value x,
 /// constant: `cmpi pred, base, C - c`, a compare against an immediate
 /// instead of an add and a compare (the sink + window mask_mod's
 /// `qi - ki <= 1024` is one compare of the per-thread difference per
-/// register, and its kernel no longer spills). Exact for eq and ne in
-/// modular arithmetic; for the signed predicates exact where `base + c`
-/// does not overflow, which the GPU's contract gives (index is 32 bits
-/// there and a program's index arithmetic must not overflow it: the
-/// runtime keeps every index an attn.attention kernel forms below
-/// 2^31 - 1 - block), and where `C - c` fits, checked here. Unsigned
+/// register, and its kernel no longer spills). Where `C - c` fits 32 bits
+/// (checked here): exact for eq and ne in modular arithmetic, and for the
+/// signed predicates where `base + c` does not overflow, which the GPU's
+/// contract gives (index is 32 bits there and a program's index
+/// arithmetic must not overflow it: the runtime keeps every index an
+/// attn.attention kernel forms below 2^31 - 1 - block). Unsigned
 /// predicates are left alone (`base` may be negative where `base + c` is
 /// not). Null where it does not apply.
 static Value foldCompare(ImplicitLocOpBuilder &b, arith::CmpIOp op, Value x,
@@ -182,7 +182,10 @@ static Value foldCompare(ImplicitLocOpBuilder &b, arith::CmpIOp op, Value x,
     return Value();
   bool overflow = false;
   APInt folded = cst.sextOrTrunc(width).ssub_ov(c.sextOrTrunc(width), overflow);
-  if (overflow && pred != P::eq && pred != P::ne)
+  // Even eq / ne, which would hold modulo 2^32: the constant is built at
+  // the IR's width (64 for index), so a wrapped one would be wrong
+  // wherever index is lowered wider than 32 bits.
+  if (overflow)
     return Value();
   unsigned typeWidth = type.isIndex() ? 64 : width;
   Value k = arith::ConstantOp::create(
