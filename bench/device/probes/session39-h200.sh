@@ -13,8 +13,12 @@
 #     [1, 1] biases against plain, 5 rounds, N = 1024 / 4096 / 16384
 #     (pair.py prints the bias bytes and their copy ceiling);
 #  3. Nsight Compute, N = 4096 (session38-ncu.sh), with what time is left.
-# Packs: full (c5430fc's PTX), cmpf (the sink + window kernels with the
-# fold, cmpf/ for sm_90a and cmpf80/ for sm_80). Carry .device/pack,
+# Packs: full (c5430fc's PTX: build_artifacts.sh .device/full at c5430fc,
+# tar czf .device/pack/full.tgz -C .device full), cmpf (the sink + window
+# kernels with the fold: build_artifacts.sh .device/cmp and .device/cmp80
+# sm_80 at 6138141 or later, their mod_f16_d128_sinkwin* files copied
+# into .device/cmpf/cmpf and .device/cmpf/cmpf80, tar czf
+# .device/pack/cmpf.tgz -C .device/cmpf cmpf cmpf80). Carry .device/pack,
 # .device/include.
 # usage: session39-h200.sh [LIMIT_S]
 set -uo pipefail
