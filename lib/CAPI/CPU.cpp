@@ -17,6 +17,7 @@
 #include "attn-c/CPU.h"
 
 #include "attn/Compiler/Compiler.h"
+#include "attn/Support/ParseSource.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -24,7 +25,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
@@ -89,7 +89,7 @@ AttnCPUKernel *attnCPUKernelCreate(const AttnCompileResult *result,
       diagnostics = d.str();
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+  OwningOpRef<ModuleOp> module = attn::parseModule(
       llvm::StringRef(text, length), ParserConfig(ctx), "cpu-module");
   if (!module) {
     setError(err, errLen, "attnCPUKernelCreate: the CPU module does not "

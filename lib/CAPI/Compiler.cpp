@@ -12,6 +12,7 @@
 
 #include "attn/Compiler/Artifact.h"
 #include "attn/Compiler/Compiler.h"
+#include "attn/Support/ParseSource.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -19,7 +20,6 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Path.h"
@@ -146,8 +146,8 @@ static void compileInto(AttnCompileResult &result, llvm::StringRef source,
     record(result, diag);
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      source, ParserConfig(context), sourceName);
+  OwningOpRef<ModuleOp> module =
+      attn::parseModule(source, ParserConfig(context), sourceName);
   if (!module || failed(verify(*module)))
     return;
   if (cpu) {

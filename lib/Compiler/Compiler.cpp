@@ -2,11 +2,11 @@
 
 #include "attn/Compiler/Compiler.h"
 #include "attn/Compiler/Registration.h"
+#include "attn/Support/ParseSource.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,7 +63,7 @@ OwningOpRef<ModuleOp> mlir::attn::compileToCPU(MLIRContext &context,
     return success();
   });
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, ParserConfig(&context), sourceName);
+      parseModule(source, ParserConfig(&context), sourceName);
   if (!module || failed(verify(*module)) ||
       failed(lowerToCPU(*module, options)))
     return nullptr;

@@ -2,9 +2,10 @@
 
 #include "SideCompilation.h"
 
+#include "attn/Support/ParseSource.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -51,7 +52,7 @@ void SideCompilation::run(
     return success();
   });
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, ParserConfig(own.get()));
+      attn::parseModule(source, ParserConfig(own.get()));
   if (!module)
     return;
   result = compile(*module);

@@ -6,10 +6,10 @@
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Support/ParseSource.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/AsmParser/AsmParser.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -131,8 +131,10 @@ struct AttnApplyTuningPass
       GpuConfigAttr gpu;
       {
         ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-        tiles = dyn_cast_or_null<TileConfigAttr>(parseAttribute(e.config, ctx));
-        gpu = dyn_cast_or_null<GpuConfigAttr>(parseAttribute(e.gpuConfig, ctx));
+        tiles =
+            dyn_cast_or_null<TileConfigAttr>(parseAttributeText(e.config, ctx));
+        gpu = dyn_cast_or_null<GpuConfigAttr>(
+            parseAttributeText(e.gpuConfig, ctx));
       }
       if (!tiles || !gpu) {
         op.emitWarning() << "tuning database '" << db

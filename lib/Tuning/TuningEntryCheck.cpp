@@ -12,8 +12,8 @@
 #include "attn/Tuning/TuningDB.h"
 
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
+#include "attn/Support/ParseSource.h"
 
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
@@ -36,7 +36,7 @@ static std::string checkAttr(MLIRContext &ctx, StringRef field, StringRef text,
       diag = d.str();
     return success();
   });
-  Attribute attr = parseAttribute(text, &ctx);
+  Attribute attr = parseAttributeText(text, &ctx);
   if (auto typed = dyn_cast_or_null<Attr>(attr)) {
     if (parsed)
       *parsed = typed;

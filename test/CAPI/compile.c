@@ -48,6 +48,10 @@ static const char *kBadHeads =
     "}\n";
 
 static const char *kSyntax = "func.func @f() {\n  attn.attention ins(\n}\n";
+/* A dense array of index elements: MLIR 22.1's parser crashes on it
+   (attn/Support/ParseSource.h); the library refuses it with an error. */
+static const char *kIndexArray =
+    "func.func @f() attributes {a = array<index: 1>} {\n  return\n}\n";
 
 static void printDiagnostics(const AttnCompileResult *r) {
   static const char *names[] = {"error", "warning", "note", "remark"};
@@ -144,6 +148,8 @@ int main(int argc, char **argv) {
 
   attnCompileResultDestroy(compile("heads", kBadHeads, "heads.mlir", "sm_90a"));
   attnCompileResultDestroy(compile("syntax", kSyntax, "syntax.mlir", "cpu"));
+  attnCompileResultDestroy(
+      compile("index array", kIndexArray, "array.mlir", "sm_90a"));
   attnCompileResultDestroy(compile("target", kAttention, "causal.mlir", "sm_75"));
 
   {

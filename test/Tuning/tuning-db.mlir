@@ -66,7 +66,7 @@
 // Entries that no lookup could use are refused at import, naming the entry
 // and the field, and nothing of the file is imported (small-db.json's
 // first entry edited by tuning-db-entry.py).
-// RUN: %python %S/Inputs/tuning-db-entry.py %S/Inputs/small-db.json %t/e 'config=#attn.tile_config<block_m = 128' 'config=#attn.tile_config<block_m = 100, block_n = 128, warps = 8, stages = 2>' 'gpu_config=#attn.gpu_config<warps = 3>' 'mask=#attn.mask<sideways>' 'chip=sm_99' 'dtype=f8' 'n_bucket=0' 'n_bucket=3000' 'time_ms=-1' 'time_ms=0' 'gqa=0' 'd=0' 'mods=bias,tilt' 'mask=#attn.mask< none >' 'mods=bias,softcap' 'mods=bias,bias_h1' 'winner2=0.5'
+// RUN: %python %S/Inputs/tuning-db-entry.py %S/Inputs/small-db.json %t/e 'config=#attn.tile_config<block_m = 128' 'config=#attn.tile_config<block_m = 100, block_n = 128, warps = 8, stages = 2>' 'gpu_config=#attn.gpu_config<warps = 3>' 'mask=#attn.mask<sideways>' 'chip=sm_99' 'dtype=f8' 'n_bucket=0' 'n_bucket=3000' 'time_ms=-1' 'time_ms=0' 'gqa=0' 'd=0' 'mods=bias,tilt' 'mask=#attn.mask< none >' 'mods=bias,softcap' 'mods=bias,bias_h1' 'winner2=0.5' 'config=array<index: 1>'
 // RUN: not attn-tuning-db import %t/e0.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY0
 // ENTRY0: tuning database '{{.*}}e.sqlite': import: entry 0: config '#attn.tile_config<block_m = 128' is not valid: unbalanced '<'
 // RUN: not test -s %t/e.sqlite || (attn-tuning-db export %t/e.sqlite | FileCheck %s --check-prefix=EMPTY)
@@ -100,6 +100,9 @@
 // ENTRY14: import: entry 0: mods 'bias,softcap' is not as a key prints it
 // RUN: not attn-tuning-db import %t/e15.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY15
 // ENTRY15: import: entry 0: mods 'bias,bias_h1' is not as a key prints it
+// An index dense array (which MLIR 22.1's parser crashes on) is refused too.
+// RUN: not attn-tuning-db import %t/e17.json %t/e.sqlite 2>&1 | FileCheck %s --check-prefix=ENTRY17
+// ENTRY17: import: entry 0: config 'array<index: 1>' is not valid: a dense array of 'index' elements is not supported
 
 // Several winners of one key and bucket (measured on several GPUs, or in
 // several runs) import; a lookup takes the fastest (entry 1's 128 x 64 at

@@ -17,13 +17,14 @@
 
 #include "attn/Compiler/Artifact.h"
 #include "attn/Compiler/Compiler.h"
+#include "attn/Support/ParseSource.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -96,8 +97,16 @@ int main(int argc, char **argv) {
   ctx->printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, ctx.get());
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(input);
+  if (std::error_code error = file.getError()) {
+    llvm::errs() << "attn-compile: cannot read '" << input
+                 << "': " << error.message() << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(input, sourceMgr, ParserConfig(ctx.get()));
+      attn::parseModule(sourceMgr, ParserConfig(ctx.get()));
   if (!module)
     return 1;
   attn::GPUPipelineOptions options;

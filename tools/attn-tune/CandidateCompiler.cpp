@@ -11,10 +11,10 @@
 #include "attn/Compiler/Compiler.h"
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Support/ParseSource.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -44,7 +44,7 @@ void CandidateCompiler::compileOnce(Outcome &out) {
     return success();
   });
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(setup.source, ParserConfig(ctx), setup.input);
+      attn::parseModule(setup.source, ParserConfig(ctx), setup.input);
   if (!module) {
     out.reason = "parse: " + diag;
     return;

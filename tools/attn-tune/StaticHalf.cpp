@@ -14,13 +14,13 @@
 #include "attn/Compiler/Compiler.h"
 #include "attn/Dialect/Attn/IR/AttnDialect.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
+#include "attn/Support/ParseSource.h"
 #include "attn/Tuning/CompileCache.h"
 #include "attn/Tuning/SearchSpace.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -87,8 +87,7 @@ FailureOr<RankedProblem> readProblem(const std::string &source,
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, o.input),
                         llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sm, ctx.get());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sm, ParserConfig(ctx.get()));
+  OwningOpRef<ModuleOp> module = attn::parseModule(sm, ParserConfig(ctx.get()));
   if (!module)
     return failure();
   attn::AttentionOp op = firstAttention(*module);
@@ -167,7 +166,7 @@ enumerateVariants(const std::string &source, const StaticOptions &o,
   std::vector<Outcome> outcomes;
   std::unique_ptr<MLIRContext> ctx = attn::createContext();
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), o.input);
+      attn::parseModule(source, ParserConfig(ctx.get()), o.input);
   if (!module)
     return failure();
   attn::AttentionOp op = firstAttention(*module);
@@ -207,7 +206,7 @@ LogicalResult chooseHeuristics(const std::string &source,
   for (int64_t n : ns) {
     std::unique_ptr<MLIRContext> ctx = attn::createContext();
     OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(ctx.get()), o.input);
+        attn::parseModule(source, ParserConfig(ctx.get()), o.input);
     if (!module)
       return failure();
     // The heuristic's configuration, attached here (the pipeline keeps a
@@ -265,8 +264,8 @@ void compileHeuristic(HeuristicKernel &h, const StaticOptions &o) {
     }
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      h.text, ParserConfig(h.context.get()), o.input);
+  OwningOpRef<ModuleOp> module =
+      attn::parseModule(h.text, ParserConfig(h.context.get()), o.input);
   if (!module)
     return;
   attn::GPUPipelineOptions options;
