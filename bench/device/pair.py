@@ -73,7 +73,7 @@ def peer_launch(name, meta, q, k, v, extra):
     return lambda: run.sdpa(q, k, v, meta, meta.causal, backend, attn_mask=bias)
 
 
-def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None):
+def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None, q_scale=1.0):
     import torch
     artifacts_b = artifacts_b or artifacts
     ma = run.Meta(os.path.join(artifacts, a + ".json"))
@@ -101,7 +101,7 @@ def time_pair(rt, artifacts, a, b, ns, rounds, device, artifacts_b=None):
             flops = 2.0 * bsz * h * n * n * (ma.d + ma.dv)
             if ma.causal:
                 flops /= 2
-            q = torch.randn(bsz, h, n, ma.d, dtype=dt, device=device)
+            q = torch.randn(bsz, h, n, ma.d, dtype=dt, device=device) * q_scale
             k = torch.randn(bsz, hkv, n, ma.d, dtype=dt, device=device)
             v = torch.randn(bsz, hkv, n, ma.dv, dtype=dt, device=device)
             oa = torch.empty(bsz, h, n, ma.dv, dtype=dt, device=device)
@@ -167,6 +167,9 @@ def main():
                          "by another compiler: a change timed against main)")
     ap.add_argument("--ns", default=",".join(str(n) for n in run.TIMING_NS))
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--q-scale", type=float, default=1.0,
+                    help="multiply the random queries by this (larger scores: "
+                         "a lowering whose speed depends on their range)")
     args = ap.parse_args()
     import torch
     device = torch.device("cuda")
@@ -180,13 +183,13 @@ def main():
     ns = [int(x) for x in args.ns.split(",")]
     out = {"environment": run.environment(argparse.Namespace(
         commit=None, runtime=args.runtime, artifacts=args.artifacts, quick=False)),
-           "rounds": args.rounds, "warmup": run.WARMUP, "reps": run.REPS, "pairs": []}
+           "rounds": args.rounds, "q_scale": args.q_scale, "warmup": run.WARMUP, "reps": run.REPS, "pairs": []}
     rc = 0
     for a, b in pairs:
         print("%s vs %s" % (a, b), flush=True)
         try:
             out["pairs"] += time_pair(rt, args.artifacts, a, b, ns, args.rounds, device,
-                                      args.artifacts_b)
+                                      args.artifacts_b, args.q_scale)
         except Exception as e:
             print("  ERROR: %s" % e, flush=True)
             out["pairs"].append({"a": a, "b": b, "error": str(e)})

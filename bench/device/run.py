@@ -62,6 +62,10 @@ CORRECTNESS_SHAPES = [
 EDGE_SHAPES = [
     ("empty_nk", (1, 2, 2, 16, 0)),
     ("empty_nq", (1, 2, 2, 0, 16)),
+    # Query rows scaled from 1x to 16x (scaled scores up to about 60 in
+    # magnitude): saturated softmax rows, a softcap's tanh near +-1, and
+    # warps on both sides of any range test a lowering makes on the scores.
+    ("large_scores", (1, 4, 2, 300, 1000)),
 ]
 STRIDED_SHAPES = [("bnhd_layout", (2, 8, 2, 1000, 1000))]
 # Inputs with NaN and infinities (format-2 kernels): NaN must land where
@@ -380,6 +384,9 @@ def check_point(kernel, meta, shape, label, layout, seed, device, sdpa_peer=True
         k[0, 0, min(7, k.shape[2] - 1), 2] = float("inf")
         k[-1, -1, k.shape[2] // 2, 0] = -float("inf")
         poison = True
+    if label == "large_scores" and q.numel():
+        ramp = torch.linspace(1.0, 16.0, q.shape[2], device=device)
+        q.mul_(ramp.view(1, 1, -1, 1).to(q.dtype))
     try:
         kernel.launch(q, k, v, o, lse, extra=extra)
         torch.cuda.synchronize()
