@@ -20,7 +20,10 @@ A probe of whether taking the tanh off the MUFU pipe pays, not the
 compiler's code: if it does, the lowering of math.tanh on register tiles
 emits the same thing.
 
-usage: poly_tanh_ptx.py IN.ptx OUT.ptx
+With --no-test: the polynomial alone, no maximum, vote or branch (wrong
+for |x| > 1: for timing the polynomial's own cost only; pack polynb).
+
+usage: poly_tanh_ptx.py [--no-test] IN.ptx OUT.ptx
 """
 
 import re
@@ -32,8 +35,25 @@ THRESHOLD = "0f3F800000"  # 1.0
 TANH = re.compile(r"^\s*tanh\.approx\.f32\s+(%\w+),\s*(%\w+);\s*$")
 
 
+def polynomial(run):
+    out = []
+    for i, (d, s) in enumerate(run):
+        out.append("\tmul.rn.f32 \t%%ptu%d, %s, %s;" % (i, s, s))
+        out.append("\tfma.rn.f32 \t%%ptp%d, %%ptu%d, %s, %s;" % (i, i, C[3], C[2]))
+        out.append("\tfma.rn.f32 \t%%ptp%d, %%ptp%d, %%ptu%d, %s;" % (i, i, i, C[1]))
+        out.append("\tfma.rn.f32 \t%%ptp%d, %%ptp%d, %%ptu%d, %s;" % (i, i, i, C[0]))
+        out.append("\tmul.rn.f32 \t%s, %s, %%ptp%d;" % (d, s, i))
+    return out
+
+
+def rewrite_untested(run, k):
+    n = len(run)
+    return (["\t{ // poly_tanh probe, no test: %d tanh" % n,
+             "\t.reg .f32 %%ptu<%d>, %%ptp<%d>;" % (n, n)]
+            + polynomial(run) + ["\t}"])
+
+
 def rewrite(run, k):
-    dst = [d for d, _ in run]
     src = [s for _, s in run]
     n = len(run)
     out = ["\t{ // poly_tanh probe: %d tanh" % n,
@@ -60,19 +80,16 @@ def rewrite(run, k):
         out.append("\ttanh.approx.f32 \t%s, %s;" % (d, s))
     out.append("\tbra.uni \t$PT_DONE_%d;" % k)
     out.append("$PT_FAST_%d:" % k)
-    for i, (d, s) in enumerate(run):
-        out.append("\tmul.rn.f32 \t%%ptu%d, %s, %s;" % (i, s, s))
-        out.append("\tfma.rn.f32 \t%%ptp%d, %%ptu%d, %s, %s;" % (i, i, C[3], C[2]))
-        out.append("\tfma.rn.f32 \t%%ptp%d, %%ptp%d, %%ptu%d, %s;" % (i, i, i, C[1]))
-        out.append("\tfma.rn.f32 \t%%ptp%d, %%ptp%d, %%ptu%d, %s;" % (i, i, i, C[0]))
-        out.append("\tmul.rn.f32 \t%s, %s, %%ptp%d;" % (d, s, i))
+    out += polynomial(run)
     out.append("$PT_DONE_%d:" % k)
     out.append("\t}")
     return out
 
 
 def main():
-    src, dst = sys.argv[1], sys.argv[2]
+    args = [a for a in sys.argv[1:] if a != "--no-test"]
+    emit = rewrite_untested if "--no-test" in sys.argv else rewrite
+    src, dst = args[0], args[1]
     lines = open(src).read().split("\n")
     out, run, k = [], [], 0
     for line in lines + [""]:
@@ -82,11 +99,13 @@ def main():
             # A run's outputs must not feed its own inputs (they are read
             # after the branch has written them otherwise).
             if s in [x for x, _ in run]:
-                out += rewrite(run, k); k += 1; run = []
+                out += emit(run, k)
+                k += 1
+                run = []
             run.append((d, s))
             continue
         if run:
-            out += rewrite(run, k)
+            out += emit(run, k)
             k += 1
             run = []
         out.append(line)

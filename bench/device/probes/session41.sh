@@ -12,18 +12,25 @@
 #     ratio, both in the same run);
 #  4. q scaled by 16 (the MUFU path nearly everywhere): rewritten against
 #     original, f16, 5 rounds, N = 4096 / 16384;
-#  5. Nsight Compute on the rewritten f16 kernel at 4096, with time left.
+#  5. the compiler's form (session41-poly-tanh.patch: UniformPolyTanh,
+#     `poly_tanh` set by the configuration passes for a softcap on wgmma
+#     kernels; pack polyc):
+#     run.py --quick, and against the original f16 / bf16, 5 rounds;
+#  6. Nsight Compute on the rewritten f16 kernel at 4096, with time left.
 # Packs: full; poly (bench/device/probes/poly_tanh_ptx.py on full's
 # mod_{f16,bf16}_d128_softcap*.sm_90a.ptx, ptxas -arch=sm_90a -O3, the
 # JSON and harness files copied, in a directory poly/:
-# tar czf .device/pack/poly.tgz -C DIR poly). Carry .device/pack,
+# tar czf .device/pack/poly.tgz -C DIR poly); polyc (attn-compile built
+# at 4ff2af1 with session41-poly-tanh.patch applied, on full's
+# src/mod_{f16,bf16}_d128_softcap.mlir, harness files copied, in a
+# directory polyc/; the patch was measured slower and is not on main). Carry .device/pack,
 # .device/include.
 # usage: session41.sh [LIMIT_S]
 set -uo pipefail
 final=${OUT:-/tmp/out}
 OUT=/tmp/s41
 source bench/device/probes/device_setup.sh ${1:-420}
-A=/tmp/t/full P=/tmp/t/poly
+A=/tmp/t/full P=/tmp/t/poly PC=/tmp/t/polyc
 finish() { tar czf "$final/s41.tgz" -C "$out" . 2>/dev/null; cp "$out/summary.txt" "$final/s41-summary.txt" 2>/dev/null; }
 trap finish EXIT
 exec > >(tee "$out/summary.txt") 2>&1
@@ -58,6 +65,13 @@ timeout $(( $(left) > 70 ? 60 : $(left) - 10 )) python3 bench/device/pair.py --a
   --out "$out/poly-q16.json" --rounds 5 --ns 4096,16384 --q-scale 16 \
   --pairs mod_f16_d128_softcap=mod_f16_d128_softcap > "$out/poly-q16.txt" 2>&1
 stamp "q x 16, poly vs original: exit $?"; grep -E "A/B" "$out/poly-q16.txt" | cut -c1-110
+timeout 40 python3 bench/device/run.py --artifacts $PC --runtime $L --out "$out/quick-polyc" --quick \
+  --no-isolate --kernel-timeout 20 --commit poly-tanh-compiler > "$out/quick-polyc.log" 2>&1
+stamp "run.py --quick polyc: exit $?"; grep -E "FAIL|passed|large_scores" "$out/quick-polyc.log" | cut -c1-200 | tail -6
+timeout $(( $(left) > 100 ? 90 : $(left) - 10 )) python3 bench/device/pair.py --artifacts $PC --artifacts-b $A --runtime $L \
+  --out "$out/polyc.json" --rounds 5 --ns 4096,16384 \
+  --pairs mod_f16_d128_softcap=mod_f16_d128_softcap,mod_bf16_d128_softcap=mod_bf16_d128_softcap > "$out/polyc.txt" 2>&1
+stamp "compiler's poly_tanh vs original: exit $?"; grep -E " vs |A/B" "$out/polyc.txt" | cut -c1-110
 if [ $(left) -gt 60 ]; then
 m="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum"
 m="$m,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_xu.sum,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active"
