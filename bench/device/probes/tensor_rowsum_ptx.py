@@ -17,9 +17,14 @@ form, keeping it correct, so run.py can check it:
 2. Consumers (after `setmaxnreg.inc`) zero four accumulators %ts0-3 and
    build a no-swizzle descriptor of the ones (LBO 128 B, SBO 256 B: every
    k-step reads 256 B of ones, whatever the layout).
-3. Inside each P V k-step's inline-asm block (a wgmma with A in
-   registers), a wgmma m64n8k16 of the same A registers and scale-d
-   predicate into %ts0-3.
+3. Before each group of P V k-steps (wgmmas with A in registers), the
+   group's A fragments summed register by register (add.rn.f16x2 /
+   bf16x2 chains: the column sums of P over the k-steps, in f16 / bf16)
+   and one wgmma m64n8k16 of that sum against the ones into %ts0-3, with
+   the group's scale-d. One small wgmma per k-step would be simpler, but
+   ptxas serializes the group then (C7512, "insufficient register
+   resources") at these kernels' register limits; one per group, issued
+   first, it does not.
 4. Where the output accumulator is rescaled in place (`mul.rn.f32 X, a,
    X` or `X, X, a` on its registers 0 and 2, rows r and r + 8), %ts0-1 and %ts2-3 are
    rescaled by the same factor, at the same point (after the wait for the
@@ -43,8 +48,93 @@ def fail(msg):
     sys.exit("tensor_rowsum_ptx.py: " + msg)
 
 
+def pv_scale_d(lines, i):
+    """The scale-d of the P V k-step on line i: its scope's setp."""
+    for j in range(i - 1, max(i - 4, 0), -1):
+        m = re.match(r"setp\.ne\.b32 p, (\d), 0;", lines[j].strip())
+        if m:
+            return m.group(1)
+    fail("no scale-d predicate before line %d" % (i + 1))
+
+
+def defining(lines, reg, op):
+    """The one line that defines `reg` with instruction `op`, as a match of
+    its operands."""
+    found = [m for line in lines
+             for m in [re.match(r"\s*%s\s+%s, (.*);" % (re.escape(op), re.escape(reg)), line)] if m]
+    if len(found) != 1:
+        fail("%d definitions of %s by %s" % (len(found), reg, op))
+    return [x.strip() for x in found[0].group(1).split(",")]
+
+
+def widen_layout(lines, pv, block_n, shared):
+    """The wide form's shared-memory layout (see the module docstring);
+    returns the offset of the ones, the new shared_bytes and the lines."""
+    chunk = block_n * 128  # one 64-column chunk of a V stage
+    desc = next(m.group(5) for line in lines for m in [pv.search(line)] if m)
+    rd, const = defining(lines, desc, "or.b64")
+    const = int(const)
+    if ((const >> 16) & 0x3FFF) * 16 != chunk or const >> 62 != 1:
+        fail("P V descriptor %#x: not a 128B-swizzled V of %d-byte chunks" % (const, chunk))
+    a, = defining(lines, rd, "cvt.u64.u32")
+    b, _ = defining(lines, a, "and.b32")
+    c, _ = defining(lines, b, "shr.u32")
+    d, vbase = defining(lines, c, "add.s32")
+    vbase = int(vbase)
+    ostage = vbase + 4 * chunk  # the O staging buffer follows the V ring
+    text = "\n".join(lines)
+    # Consumers: stage s at vbase + s * chunk, its chunks 2 * chunk apart.
+    n = len(re.findall(r"mul\.lo\.s32 \t(%%r\d+), (%%r\d+), %d;" % (2 * chunk), text))
+    stage_regs = set()
+    for line in lines:
+        m = re.match(r"\s*add\.s32\s+(%r\d+), (%r\d+), " + str(vbase) + ";", line)
+        if m and "mad.lo" not in line:
+            try:
+                base, stage = defining(lines, m.group(2), "add.s32")
+                stage_regs.add(stage)
+            except SystemExit:
+                pass
+    for r in stage_regs:
+        text, k = re.subn(r"mul\.lo\.s32 \t%s, (%%r\d+), %d;" % (re.escape(r), 2 * chunk),
+                          r"mul.lo.s32 \t%s, \1, %d;" % (r, chunk), text)
+        if k != 1:
+            fail("stage offset %s: %d definitions" % (r, k))
+    # The descriptors: LBO from one chunk to two.
+    for k in range(8):
+        text = text.replace(str(const + 128 * k), str(const + 128 * k + ((chunk // 16) << 16)))
+    # The producer: mad of the stage, then the two chunks' destinations.
+    m = re.search(r"mad\.lo\.s32 \t(%%r\d+), (%%r\d+), %d, (%%r\d+);\n\tadd\.s32 \t%%r\d+, \1, %d;"
+                  % (2 * chunk, vbase), text)
+    if not m:
+        fail("no producer V destination")
+    r = m.group(1)
+    text = text.replace(m.group(0), m.group(0).replace(", %d, " % (2 * chunk), ", %d, " % chunk))
+    text, k = re.subn(r"add\.s32 \t(%%r\d+), %s, %d;" % (re.escape(r), vbase + chunk),
+                      r"add.s32 \t\1, %s, %d;" % (r, vbase + 2 * chunk), text)
+    if k != 1:
+        fail("producer's second V chunk: %d" % k)
+    # O staging moves up by the two ones chunks.
+    moved = []
+
+    def shift(m):
+        v = int(m.group(2))
+        if ostage <= v < shared:
+            moved.append(v)
+            return m.group(1) + str(v + 2 * chunk) + m.group(3)
+        return m.group(0)
+    text = re.sub(r"((?:\+|, ))(\d{5,6})([\];])", shift, text)
+    print("wide: chunk %d, V at %d, %d stage muls, O staging from %d moved (%d constants: %s)"
+          % (chunk, vbase, len(stage_regs), ostage, len(moved), sorted(set(moved))[:6]))
+    return ostage, shared + 2 * chunk, text.split("\n")
+
+
 def main():
-    src, dst, shared = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    args = sys.argv[1:]
+    wide = None
+    if args[0] == "--wide":
+        block_n, threads = (int(x) for x in args[1].split(","))
+        wide, args = (block_n, threads), args[2:]
+    src, dst, shared = args[0], args[1], int(args[2])
     lines = open(src).read().split("\n")
 
     # The P V k-steps: wgmma with an A register operand.
@@ -62,6 +152,8 @@ def main():
                 fail("P V products with different accumulators")
     if acc0 is None:
         fail("no P V wgmma with A in registers")
+    if wide:
+        ones_at, new_shared, lines = widen_layout(lines, pv, wide[0], shared)
 
     # l: the operands of finalize's reciprocals, in order (rows r, r + 8).
     rcp = [(i, m.group(1)) for i, line in enumerate(lines)
@@ -88,7 +180,8 @@ def main():
     ex2 = set()
     chain = set()
     out = []
-    counts = dict(chain=0, shfl=0, rescale=0, pv=0)
+    counts = dict(chain=0, shfl=0, rescale=0, pv=0, hadd2=0)
+    quads, fence = [], None
     for i, line in enumerate(lines):
         if i == fin:
             out.append("\tmov.b32 \t%s, %%ts0;" % l0)
@@ -123,15 +216,42 @@ def main():
             out.append("%smul.rn.f32 \t%%ts%d, %s, %%ts%d;" % (m.group(1), row, a, row))
             out.append("%smul.rn.f32 \t%%ts%d, %s, %%ts%d;" % (m.group(1), row + 1, a, row + 1))
             counts["rescale"] += 1
+        if "wgmma.fence.sync.aligned" in line:
+            fence = len(out) - 1
         m = pv.search(line)
-        if m:
-            out.append(
-                "wgmma.mma_async.sync.aligned.m64n8k16.f32.%s.%s {%%ts0, %%ts1, %%ts2, %%ts3}, "
-                "{%s}, %%tsd, p, 1, 1, 0;" % (dtype, dtype, m.group(4)))
+        if m and wide:
+            n = int(m.group(1))
+            out[-1] = line.replace("m64n%dk16" % n, "m64n%dk16" % (n + 8)).replace(
+                m.group(3) + "}", m.group(3) + ", %ts0, %ts1, %ts2, %ts3}")
             counts["pv"] += 1
+        elif m:
+            quads.append(m.group(4).split(", "))
+            scale_d = pv_scale_d(lines, i)
+        if "wgmma.commit_group" in line and quads:
+            # The group's A fragments summed register by register (a tree
+            # of packed adds), one wgmma of the sum against the ones,
+            # issued first in the group: the k-steps' own small wgmmas
+            # make ptxas serialize the group (C7512) at these kernels'
+            # register limits.
+            adds = []
+            for r, column in enumerate(zip(*quads)):
+                acc = column[0]
+                for v in column[1:]:
+                    adds.append("\tadd.rn.%sx2 \t%%tsa%d, %s, %s;" % (dtype, r, acc, v))
+                    acc = "%%tsa%d" % r
+                if acc != "%%tsa%d" % r:
+                    adds.append("\tmov.b32 \t%%tsa%d, %s;" % (r, acc))
+            wg = ["{", ".reg .pred p;", "setp.ne.b32 p, %s, 0;" % scale_d,
+                  "wgmma.mma_async.sync.aligned.m64n8k16.f32.%s.%s {%%ts0, %%ts1, %%ts2, %%ts3}, "
+                  "{%%tsa0, %%tsa1, %%tsa2, %%tsa3}, %%tsd, p, 1, 1, 0;" % (dtype, dtype), "}"]
+            out[fence:fence + 1] = adds + [out[fence]] + wg
+            counts["pv"] += 1
+            counts["hadd2"] += len(adds)
+            quads = []
         if re.match(r"\s*\.reg \.b64 \s*%rd<\d+>;", line):
             out.append("\t.reg .b32 \t%ts<4>;")
             out.append("\t.reg .b32 \t%tsx<4>;")
+            out.append("\t.reg .b32 \t%tsa<4>;")
             out.append("\t.reg .b64 \t%tsd;")
             out.append("\t.reg .pred \t%tsp;")
         if re.match(r"\s*setmaxnreg\.inc", line):
@@ -145,6 +265,25 @@ def main():
     # The fill, before the first bar.sync 0.
     first_bar = next(i for i, line in enumerate(out) if "bar.sync \t0;" in line)
     ones = "0x3C003C00" if dtype == "f16" else "0x3F803F80"
+    if wide:
+        words = (new_shared - shared) // 4
+        fill = ["\tmov.u32 \t%tsx1, %tid.x;",
+                "\tshl.b32 \t%tsx1, %tsx1, 2;",
+                "\tmov.u32 \t%tsx2, attn_smem;",
+                "\tadd.s32 \t%tsx2, %tsx2, %tsx1;",
+                "\tmov.b32 \t%%tsx3, %s;" % ones]
+        if words % wide[1]:
+            fail("%d words of ones over %d threads" % (words, wide[1]))
+        fill += ["\tst.shared.b32 \t[%%tsx2+%d], %%tsx3;" % (ones_at + 4 * wide[1] * j)
+                 for j in range(words // wide[1])]
+        fill.append("\tfence.proxy.async.shared::cta;")
+        out[first_bar:first_bar] = fill
+        open(dst, "w").write("\n".join(out))
+        if (counts["rescale"] == 0) != (not alpha) or counts["pv"] == 0 or counts["chain"] == 0:
+            fail("nothing rewritten: %s" % counts)
+        print("%s: %s, l = %s / %s, acc = %s / %s, shared_bytes %d"
+              % (dst, counts, l0, l1, acc0, acc2, new_shared))
+        return
     fill = ["\tmov.u32 \t%tsx1, %tid.x;",
             "\tsetp.lt.u32 \t%tsp, %tsx1, 256;",
             "\tshl.b32 \t%tsx1, %tsx1, 2;",
