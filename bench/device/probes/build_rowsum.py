@@ -76,6 +76,8 @@ def main():
         d = json.load(open(top))
         if "dispatch" in d:
             d["dispatch"]["variants"] = [v for v in d["dispatch"]["variants"] if v["kernel"] in built]
+            if not d["dispatch"]["variants"]:
+                del d["dispatch"]
         if d.get("tma_fallback") and d["tma_fallback"] not in built:
             sys.exit("%s: its TMA fallback was not rewritten" % kernel)
         json.dump(d, open(top, "w"), indent=2)

@@ -128,6 +128,25 @@ def widen_layout(lines, pv, block_n, shared):
     return ostage, shared + 2 * chunk, text.split("\n")
 
 
+def patch_contract(lines, old, new):
+    """The module's launch contract (attn_contract_<entry>, checked by the
+    runtime against the JSON) records shared_bytes as a little-endian
+    64-bit field: old -> new."""
+    for i, line in enumerate(lines):
+        m = re.match(r"(\.visible \.global \.align 8 \.b8 attn_contract_\w+\[\d+\] = \{)(.*)(\};)", line)
+        if not m:
+            continue
+        vals = [int(x) for x in m.group(2).split(",")]
+        want = list(old.to_bytes(8, "little"))
+        hits = [j for j in range(0, len(vals) - 7, 8) if vals[j:j + 8] == want]
+        if len(hits) != 1:
+            fail("contract: %d fields equal to %d" % (len(hits), old))
+        vals[hits[0]:hits[0] + 8] = list(new.to_bytes(8, "little"))
+        lines[i] = m.group(1) + ", ".join(str(v) for v in vals) + m.group(3)
+        return
+    fail("no launch contract")
+
+
 def main():
     args = sys.argv[1:]
     wide = None
@@ -278,6 +297,7 @@ def main():
                  for j in range(words // wide[1])]
         fill.append("\tfence.proxy.async.shared::cta;")
         out[first_bar:first_bar] = fill
+        patch_contract(out, shared, new_shared)
         open(dst, "w").write("\n".join(out))
         if (counts["rescale"] == 0) != (not alpha) or counts["pv"] == 0 or counts["chain"] == 0:
             fail("nothing rewritten: %s" % counts)
@@ -293,6 +313,7 @@ def main():
             "\t@%%tsp st.shared.b32 \t[%%tsx2+%d], %%tsx3;" % shared,
             "\tfence.proxy.async.shared::cta;"]
     out[first_bar:first_bar] = fill
+    patch_contract(out, shared, shared + 1024)
     open(dst, "w").write("\n".join(out))
     # With a max_bound (attn.online_softmax) nothing is rescaled: l is
     # only ever added to, and neither is the output.
