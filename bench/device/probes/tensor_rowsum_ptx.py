@@ -12,8 +12,8 @@ form, keeping it correct, so run.py can check it:
 
 1. All threads fill 1 KiB of ones (f16 or bf16) at the end of the
    kernel's shared memory before its first `bar.sync 0`, with a proxy
-   fence (wgmma reads shared memory through the async proxy); the JSON's
-   shared_bytes grows by 1 KiB (the caller edits it).
+   fence (wgmma reads shared memory through the async proxy); shared_bytes
+   grows by 1 KiB (build_rowsum.py edits the JSON).
 2. Consumers (after `setmaxnreg.inc`) zero four accumulators %ts0-3 and
    build a no-swizzle descriptor of the ones (LBO 128 B, SBO 256 B: every
    k-step reads 256 B of ones, whatever the layout).
@@ -35,14 +35,23 @@ form, keeping it correct, so run.py can check it:
    set from %ts0 (row r) and %ts2 (row r + 8). Each column of P * ones is
    the whole row's sum, so no shuffle is needed.
 
-usage: tensor_rowsum_ptx.py IN.ptx OUT.ptx SHARED_BYTES
+6. The module's launch contract (attn_contract_<entry>, which the
+   runtime checks against the JSON) gets the new shared_bytes.
+
+With --wide BLOCK_N,THREADS (the 192 x 80 softcap kernels, where the
+group form still serializes), steps 1-3 become: P V is one m64n(Dv+8)k16
+wgmma whose B operand's third 64-column chunk is ones. It lies one LBO
+past V's second chunk, so V's ring is re-laid (stage s at V + s * chunk,
+its chunks 2 * chunk apart: the consumers' stage offsets, the
+descriptors' LBO and the producer's TMA destinations change), the two
+ones chunks (20 KiB at 80 keys) take the place of O's staging buffer,
+which moves up by as much, and all threads fill them.
+
+usage: tensor_rowsum_ptx.py [--wide BLOCK_N,THREADS] IN.ptx OUT.ptx SHARED_BYTES
 """
 
 import re
 import sys
-
-REG = r"%r\d+"
-
 
 def fail(msg):
     sys.exit("tensor_rowsum_ptx.py: " + msg)
@@ -247,7 +256,7 @@ def main():
             quads.append(m.group(4).split(", "))
             scale_d = pv_scale_d(lines, i)
         if "wgmma.commit_group" in line and quads:
-            # The group's A fragments summed register by register (a tree
+            # The group's A fragments summed register by register (chains
             # of packed adds), one wgmma of the sum against the ones,
             # issued first in the group: the k-steps' own small wgmmas
             # make ptxas serialize the group (C7512) at these kernels'
