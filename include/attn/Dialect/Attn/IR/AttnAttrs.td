@@ -282,8 +282,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       ptxas's scheduling across the rows, and at 192 x 80 (128 registers
       at entry) the kernel spills in its loop. One warp-uniform branch a
       block instead (forty-fifth session) was no faster (0.95-0.98x the
-      slack on an H100): the spill stays, since every row's f32 p must
-      live until the branch where the slack form packs them to f16.
+      slack on an H100), with the same spill, which goes only with the
+      branch.
     * `hoist_row_max` (no default sets it: measured slower on an H100,
       0.95-0.99x on the warp-specialized f16 softcap kernels and
       0.74-0.77x at D = 64, where it takes 137 registers and halves the
