@@ -278,12 +278,11 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       and none of the reference's arithmetic. Measured slower on the H200
       (0.96-0.99x against `rescale_slack = 8` on the f16 softcap's
       192 x 80 kernels, 0.96-0.97x the eager causal 128 x 128 one;
-      docs/perf-log.md, thirtieth session): the two branches a block cut
-      ptxas's scheduling across the rows, and at 192 x 80 (128 registers
-      at entry) the kernel spills in its loop. One warp-uniform branch a
-      block instead (forty-fifth session) was no faster (0.95-0.98x the
-      slack on an H100), with the same spill, which goes only with the
-      branch.
+      docs/perf-log.md, thirtieth session); at 192 x 80 (128 registers at
+      entry) the kernel spills in its loop. One warp-uniform branch a
+      block instead of one per row (forty-fifth session) was no faster
+      (0.95-0.98x the slack on an H100) and spills the same 40 bytes, which
+      go only with the branch: the per-row branches were not the cost.
     * `hoist_row_max` (no default sets it: measured slower on an H100,
       0.95-0.99x on the warp-specialized f16 softcap kernels and
       0.74-0.77x at D = 64, where it takes 137 registers and halves the
