@@ -17,13 +17,16 @@
 #  1. run.py --quick on the edited kernel (fp32 reference, NaN-poisoned
 #     outputs, odd lengths, one row, NaN/Inf, strided, large scores);
 #  2. timing: edited / original bias kernel, and each / the plain kernel,
-#     5 rounds, N = 2048 / 4096 / 16384.
-# Carry .device/pack (full.tgz, ba.tgz), .device/include.
+#     5 rounds, N = 2048 / 4096 / 16384;
+#  3. what the per-tile scaling of Q costs: pack baq, the same edit
+#     without it (bias_init_edit.py ... noq; timing only, its scores lack
+#     the scale) against ba, 5 rounds.
+# Carry .device/pack (full.tgz, ba.tgz, baq.tgz), .device/include.
 # usage: session46-ba.sh [LIMIT_S]
 set -uo pipefail
 final=${OUT:-/tmp/out}
 OUT=/tmp/ba46
-source bench/device/probes/device_setup.sh ${1:-150}
+source bench/device/probes/device_setup.sh ${1:-200}
 finish() { cp "$out"/*.json "$out"/*.txt "$final/" 2>/dev/null; }
 trap finish EXIT
 exec > >(tee "$out/summary.txt") 2>&1
@@ -40,4 +43,7 @@ stamp "edited vs original, vs plain: exit $?"; grep -E " vs |A/B" "$out/ba.txt" 
 timeout $(( $(left) - 3 )) python3 bench/device/pair.py --artifacts /tmp/t/full --runtime $L \
   --out "$out/orig.json" --rounds 5 --ns 2048,4096,16384 --pairs $K=attn_f16_d128_none > "$out/orig.txt" 2>&1
 stamp "original vs plain: exit $?"; grep -E " vs |A/B" "$out/orig.txt" | cut -c1-120
+timeout $(( $(left) - 3 )) python3 bench/device/pair.py --artifacts /tmp/t/baq --artifacts-b /tmp/t/ba --runtime $L \
+  --out "$out/baq.json" --rounds 5 --ns 2048,4096,16384 --pairs $K=$K > "$out/baq.txt" 2>&1
+stamp "without the Q pass vs with: exit $?"; grep -E " vs |A/B" "$out/baq.txt" | cut -c1-120
 stamp done
