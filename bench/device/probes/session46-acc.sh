@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Forty-sixth session: the broadcast bias as Q K^T's initial accumulator
+# with the scale in Q, built by the compiler (gpu_config accumulate_bias,
+# attn-accumulate-bias; Q loaded into registers by the consumers, scaled,
+# stored to shared memory) against the hand-edited tile IR of
+# session46-ba.sh (Q through TMA, scaled in place) and the original.
+# Pack acc: attn-compile --no-length-dispatch of the f16 D = 128
+# [1, 1, N, N] bias kernel at the tuned N = 16384 configuration written
+# out (128 x 112, persistent, async_pv, rescale_slack 8, group_m 16) plus
+# accumulate_bias (main kernel: 8 bytes spilled; its TMA fallback 24),
+# with the full pack's harness.json. Pack ba: session46-ba.sh's.
+#  1. run.py --quick on acc (its main kernel at every length, the fallback
+#     on the strided points) and on ba;
+#  2. timing, 5 rounds, N = 2048 / 4096 / 16384: acc / original, ba /
+#     original, acc / plain, original / plain.
+# Carry .device/pack (full.tgz, acc.tgz, ba.tgz), .device/include.
+# usage: session46-acc.sh [LIMIT_S]
+set -uo pipefail
+final=${OUT:-/tmp/out}
+OUT=/tmp/acc46
+source bench/device/probes/device_setup.sh ${1:-300}
+finish() { cp "$out"/*.json "$out"/*.txt "$final/" 2>/dev/null; }
+trap finish EXIT
+exec > >(tee "$out/summary.txt") 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+K=mod_f16_d128_bias_b1h1
+for p in acc ba; do
+  timeout 60 python3 bench/device/run.py --artifacts /tmp/t/$p --runtime $L --out "$out/quick-$p" --quick \
+    --no-isolate --kernels "$K*" > "$out/quick-$p.txt" 2>&1
+  stamp "run.py --quick ($p): exit $?"; grep -E "FAIL|passed|error" "$out/quick-$p.txt" | cut -c1-200 | tail -6
+done
+pairs() { # NAME A_DIR B_DIR PAIRS
+  timeout $(( $(left) - 5 )) python3 bench/device/pair.py --artifacts /tmp/t/$2 --artifacts-b /tmp/t/$3 --runtime $L \
+    --out "$out/$1.json" --rounds 5 --ns 2048,4096,16384 --pairs "$4" > "$out/$1.txt" 2>&1
+  stamp "$1: exit $?"; grep -E " vs |A/B" "$out/$1.txt" | cut -c1-120
+}
+pairs acc-orig acc full $K=$K
+pairs ba-orig ba full $K=$K
+pairs acc-plain acc full $K=attn_f16_d128_none
+pairs orig-plain full full $K=attn_f16_d128_none
+stamp done
