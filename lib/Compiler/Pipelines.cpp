@@ -55,6 +55,7 @@ static void buildAttnToTilesPipeline(OpPassManager &pm, bool splitKVLoop,
   pm.addPass(attn::createAttnReverseKVLoops());
   pm.addPass(attn::createAttnHoistRowMax());
   pm.addPass(attn::createAttnExpandMaskMods());
+  pm.addPass(attn::createAttnAccumulateBias());
 }
 
 void mlir::attn::buildLowerToCPUPipeline(OpPassManager &pm,

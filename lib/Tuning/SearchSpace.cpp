@@ -26,7 +26,7 @@ GpuConfigAttr TuningCandidate::gpuConfig(MLIRContext *ctx) const {
       /*stage_stores=*/false,
       /*early_qk=*/warpSpecialize && overlapSoftmax && asyncPV && earlyQK,
       /*group_m=*/0, /*loads_ahead=*/false, /*guarded_rescale=*/false,
-      /*hoist_row_max=*/false);
+      /*hoist_row_max=*/false, /*accumulate_bias=*/false);
 }
 
 std::string TuningCandidate::str() const {

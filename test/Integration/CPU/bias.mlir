@@ -9,6 +9,22 @@
 // RUN: cat %s %S/Inputs/check-mods.mlir \
 // RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f16/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.truncf/g' \
 // RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// With accumulate_bias (attn-accumulate-bias) the bias is the product's
+// initial accumulator and Q is scaled in front of the loops: the same
+// results (f32 Q: the scaled Q's rounding is f32's).
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f16/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.truncf/g' \
+// RUN:         -e 's/{mask = #attn.mask<causal, top_left>}/{mask = #attn.mask<causal, top_left>, gpu_config = #attn.gpu_config<accumulate_bias = true>}/' \
+// RUN:   | attn-opt '--attn-lower-to-cpu' | %mlir_run_cpu | FileCheck %s
+// RUN: cat %s %S/Inputs/check-mods.mlir \
+// RUN:   | sed -e 's/@DT@/f32/g; s/@D@/16/g; s/@BT@/f32/g; s/@CVT@/arith.bitcast/g; s/@BCVT@/arith.bitcast/g' \
+// RUN:         -e 's/{mask = #attn.mask<causal, top_left>}/{mask = #attn.mask<causal, top_left>, gpu_config = #attn.gpu_config<accumulate_bias = true>}/' \
+// RUN:   | attn-opt --attn-default-config --attn-tile --attn-accumulate-bias | FileCheck %s --check-prefix=ACC
+// ACC: scf.for
+// ACC: %[[B:.+]] = attn.load %{{.+}} : memref<?x?x?x?xf32> -> tensor<64x64xf32>
+// ACC-NEXT: attn.dot %{{[^ ]+}}, %{{[^ ]+}}, %[[B]] transpose_b
+// ACC-NOT: arith.addf
+// ACC: attn.finalize
 // The bias is a tile load at the block's rows and keys, broadcast indices
 // chosen by extent, added to the scaled scores:
 // RUN: cat %s %S/Inputs/check-mods.mlir \

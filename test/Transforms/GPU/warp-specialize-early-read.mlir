@@ -3,10 +3,12 @@
 // attn-warp-specialize moves a tile that the program loads into registers
 // before its K/V loops (loads_ahead's first bias tile, here read back from
 // its staged buffer) to the consumers, in front of the loops: whatever
-// reads it must come after it there. Here (attn-stage-shared's output of
-// loads-ahead.mlir's @async_pv, edited) an elementwise op before the loops
-// doubles it: refused with a warning, and the program keeps its cp.async
-// copies (no attn.warp_specialize, no TMA).
+// reads it must come after it there, and side-effect free code computed
+// from it moves with it (accumulate-bias.mlir). Here (attn-stage-shared's
+// output of loads-ahead.mlir's @async_pv, edited) a memory read before the
+// loops, which stays where the producer's threads run too, takes its index
+// from the tile: refused with a warning, and the program keeps its
+// cp.async copies (no attn.warp_specialize, no TMA).
 // CHECK-LABEL: func.func @async_pv
 // CHECK-NOT: attn.warp_specialize
 // CHECK-NOT: attn.tma_copy
@@ -70,7 +72,7 @@ module {
     %20 = arith.ceildivui %dim_8, %c128 : index
     %21 = arith.muli %dim_0, %dim_4 : index
     %22 = arith.divui %dim_4, %dim_6 : index
-    // expected-warning @+1 {{warp_specialize: not applied, the copies keep the cp.async schedule of attn-pipeline: a tile loaded before the K/V loops is read before them (it moves to the consumers, in front of the loops)}}
+    // expected-warning @+1 {{warp_specialize: not applied, the copies keep the cp.async schedule of attn-pipeline: a tile loaded before the K/V loops is read before them by 'memref.load', which stays where the producer's threads run (a product, a load or side-effect free code would move to the consumers with the tile)}}
     attn.program (%arg5, %arg6) in (%20, %21)
         buffers(q = %arg0 : memref<?x?x?x128xf16>, k = %arg1 : memref<?x?x?x128xf16>, v = %arg2 : memref<?x?x?x128xf16>, o = %arg3 : memref<?x?x?x128xf16>, bias = %arg4 : memref<1x1x?x?xf16>) attributes {attn.mask = #attn.mask<none>, attn.scale = 0.088388347648318433 : f64, attn.score_mods = ["bias"], config = #attn.tile_config<block_m = 128, block_n = 96, warps = 8, stages = 2>, gpu_config = #attn.gpu_config<wgmma = true, overlap_softmax = true, warp_specialize = true, async_pv = true, stage_loads = true, loads_ahead = true>} {
       %23 = arith.divui %arg6, %dim_4 : index
@@ -105,7 +107,10 @@ module {
       attn.async_wait {pending = 0 : i64}
       gpu.barrier
       %34 = attn.local_load %33 : !attn.shared<128x96xf16, #attn.unswizzled> -> tensor<128x96xf16, #attn.mma<warps = 8, version = 3>>
-      %twice = arith.addf %34, %34 : tensor<128x96xf16, #attn.mma<warps = 8, version = 3>>
+      %e = tensor.extract %34[%c0, %c0] : tensor<128x96xf16, #attn.mma<warps = 8, version = 3>>
+      %ei = arith.fptosi %e : f16 to i32
+      %ix = arith.index_cast %ei : i32 to index
+      %read = memref.load %arg4[%c0, %c0, %ix, %ix] : memref<1x1x?x?xf16>
       %35 = arith.muli %lower, %c96 : index
       %c2_27 = arith.constant 2 : index
       %dim_28 = memref.dim %arg1, %c2_27 : memref<?x?x?x128xf16>
@@ -131,7 +136,7 @@ module {
       %dim_40 = memref.dim %arg4, %c3_39 : memref<1x1x?x?xf16>
       %subview_41 = memref.subview %arg4[%c0, %c0, 0, 0] [1, 1, %dim_38, %dim_40] [1, 1, 1, 1] : memref<1x1x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
       %40 = attn.local_alloc : !attn.shared<128x96xf16, #attn.unswizzled>
-      %41:5 = scf.for %arg7 = %lower to %29 step %c1 iter_args(%arg8 = %cst, %arg9 = %cst_17, %arg10 = %cst_18, %arg11 = %twice, %arg12 = %37) -> (tensor<128xf32, #attn.rows<#attn.mma<warps = 8, version = 3>>>, tensor<128xf32, #attn.rows<#attn.mma<warps = 8, version = 3>>>, tensor<128x128xf32, #attn.mma<warps = 8, version = 3>>, tensor<128x96xf16, #attn.mma<warps = 8, version = 3>>, tensor<128x96xf32, #attn.mma<warps = 8, version = 3>>) {
+      %41:5 = scf.for %arg7 = %lower to %29 step %c1 iter_args(%arg8 = %cst, %arg9 = %cst_17, %arg10 = %cst_18, %arg11 = %34, %arg12 = %37) -> (tensor<128xf32, #attn.rows<#attn.mma<warps = 8, version = 3>>>, tensor<128xf32, #attn.rows<#attn.mma<warps = 8, version = 3>>>, tensor<128x128xf32, #attn.mma<warps = 8, version = 3>>, tensor<128x96xf16, #attn.mma<warps = 8, version = 3>>, tensor<128x96xf32, #attn.mma<warps = 8, version = 3>>) {
         %46 = arith.muli %arg7, %c96 : index
         %c1_42 = arith.constant 1 : index
         %47 = arith.addi %arg7, %c1_42 : index

@@ -103,7 +103,7 @@ LogicalResult GpuConfigAttr::verify(
     bool overlapSoftmax, bool warpSpecialize, bool pingPong, bool persistent,
     unsigned fmaExp2, bool peelLastBlock, unsigned rescaleSlack, bool asyncPV,
     bool, bool stageLoads, bool stageStores, bool earlyQK, unsigned groupM,
-    bool loadsAhead, bool guardedRescale, bool hoistRowMax) {
+    bool loadsAhead, bool guardedRescale, bool hoistRowMax, bool) {
   if (fmaExp2 > 8)
     return emitError() << "fma_exp2 counts exponentials of every 8, so it "
                           "must be in [0, 8], got "

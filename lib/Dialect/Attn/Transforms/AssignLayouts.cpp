@@ -156,9 +156,33 @@ LogicalResult LayoutAssigner::stageOperand(DotOp dot, OpOperand &operand) {
     });
     return success();
   }
+  // A computed tile from outside the dot's loop (a scaled Q,
+  // attn-accumulate-bias) is stored once, where it is computed, for every
+  // dot that reads it; otherwise (a computed B) at the dot.
+  Operation *def = value.getDefiningOp();
+  Operation *loop = dot->getParentOfType<scf::ForOp>();
+  if (def && loop && !loop->isAncestor(def)) {
+    for (Operation *user : value.getUsers())
+      if (auto convert = dyn_cast<ConvertLayoutOp>(user))
+        if (convert.getType() == shared) {
+          operand.set(convert.getResult());
+          return success();
+        }
+    OpBuilder b(def->getContext());
+    b.setInsertionPointAfter(def);
+    operand.set(ConvertLayoutOp::create(b, def->getLoc(), shared, value));
+    return success();
+  }
   OpBuilder b(dot);
   operand.set(ConvertLayoutOp::create(b, dot.getLoc(), shared, value));
   return success();
+}
+
+/// Whether `value` is computed outside the loop that holds `dot`.
+static bool definedOutsideLoop(Value value, DotOp dot) {
+  Operation *def = value.getDefiningOp();
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  return def && loop && !loop->isAncestor(def);
 }
 
 LogicalResult LayoutAssigner::stageLoadedOperands() {
@@ -187,7 +211,11 @@ LogicalResult LayoutAssigner::assignDotOperands() {
       // Already staged or converted (a load shared with an earlier dot; a
       // shared buffer or a P of a program laid out before).
     } else if (aValue.getDefiningOp<LoadOp>() ||
-               !isa<MmaLayoutAttr>(aType.getEncoding())) {
+               !isa<MmaLayoutAttr>(aType.getEncoding()) ||
+               (mma.isWarpgroup() && definedOutsideLoop(aValue, dot))) {
+      // Loaded, or computed in front of the dot's loop on wgmma (a scaled
+      // Q): wgmma reads it from shared memory, as Q, rather than holding
+      // it in registers across the loop.
       if (failed(stageOperand(dot, a)))
         return failure();
     } else {

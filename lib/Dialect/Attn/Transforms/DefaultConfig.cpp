@@ -69,7 +69,8 @@ DefaultConfig mlir::attn::getDefaultConfig(MLIRContext *ctx, int64_t headDim,
                            /*prefetch_loads=*/false, /*stage_loads=*/false,
                            /*stage_stores=*/false, /*early_qk=*/false,
                            /*group_m=*/0, /*loads_ahead=*/false,
-                           /*guarded_rescale=*/false, /*hoist_row_max=*/false)};
+                           /*guarded_rescale=*/false, /*hoist_row_max=*/false,
+                           /*accumulate_bias=*/false)};
   };
   // D = 192 and D != Dv without a window or register tiles
   // (results/h200/2026-12-01-wgmma-other-dims.md, against the mma.sync
@@ -326,7 +327,7 @@ static GpuConfigAttr withKnobs(GpuConfigAttr gpu, bool lazyRescale,
       gpu.getPingPong(), gpu.getPersistent(), gpu.getFmaExp2(), peelLastBlock,
       rescaleSlack, gpu.getAsyncPv(), gpu.getPrefetchLoads(), stageLoads,
       stageStores, gpu.getEarlyQk(), groupM, gpu.getLoadsAhead(),
-      gpu.getGuardedRescale(), gpu.getHoistRowMax());
+      gpu.getGuardedRescale(), gpu.getHoistRowMax(), gpu.getAccumulateBias());
 }
 
 /// `gpu` with `stage_loads` for a warp-specialized kernel with a 16-bit

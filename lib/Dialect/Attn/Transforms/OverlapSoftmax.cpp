@@ -25,17 +25,23 @@
 //     builds: per loop body, a first attn.dot whose A is defined outside the
 //     loop (Q) and whose B is an attn.load in the body (K, used by that dot
 //     alone, its indices a function of the position), with an accumulator
-//     defined outside (zero); the online softmax rescales the loop's
+//     defined outside (zero) or computed in the body from the position
+//     (a bias tile, attn-accumulate-bias: side-effect free ops and loads of
+//     buffers the program does not write, the same function in every loop
+//     of the chain); the online softmax rescales the loop's
 //     accumulator, which a later attn.dot (P V) alone then updates, its
 //     result only yielded. Otherwise the chain is left alone, with a
 //     warning.
-//  2. Before the chain: K and the product for block lo (synchronous).
+//  2. Before the chain: K and the product for block lo (synchronous), with
+//     its accumulator computed for block lo where the body computes it.
 //  3. In every loop: the scores of block j become a fourth iter_arg; K of
 //     block j + 1 is loaded where K of j was (so attn-stage-shared and
 //     attn-pipeline stage it like any load of the position; the position
 //     is clamped to hi - 1, so the last block's product is computed twice
 //     rather than guarded; `peel_last_block` removes that product after
-//     warp specialization, PeelLastBlock.h), its product issued async; the
+//     warp specialization, PeelLastBlock.h), its product issued async (an
+//     accumulator the body computes is computed for block j + 1 right
+//     before it, and block j's, which came with its scores, goes); the
 //     softmax gets a zero accumulator (its rescaled copy is dead); before
 //     P V, attn.dot_wait {pending = 0} and the rescale, written out as tile
 //     ops. Nothing async crosses an iteration, so the barriers that guard
@@ -136,6 +142,9 @@ struct LoopProducts {
   LoadOp key;   // its B
   DotOp values; // P V
   OnlineSoftmaxOp softmax;
+  /// The body's ops that compute Q K^T's accumulator from the position, in
+  /// order (step 1); empty where it comes from outside the loop.
+  SmallVector<Operation *> accSlice;
 };
 
 /// Whether `v` is computed in `loop`'s body from the induction variable and
@@ -154,6 +163,50 @@ static bool isPositionFunction(Value v, scf::ForOp loop) {
   return llvm::all_of(def->getOperands(), [&](Value operand) {
     return isPositionFunction(operand, loop);
   });
+}
+
+/// The ops of `loop`'s body that compute `acc` (Q K^T's accumulator, in
+/// the body) from the position, in order: side-effect free ops at the
+/// body's top level and loads at indices of the position from buffers
+/// defined outside the loop that no store of the program writes (so that
+/// the tile of block j + 1 may be loaded in iteration j).
+static FailureOr<SmallVector<Operation *>>
+accumulatorSlice(scf::ForOp loop, Value acc, std::string &why) {
+  llvm::SmallDenseSet<Value> written;
+  if (auto program = loop->getParentOfType<ProgramOp>())
+    program.walk([&](StoreOp store) { written.insert(store.getDest()); });
+  SetVector<Operation *> slice;
+  std::function<LogicalResult(Value)> collect = [&](Value v) -> LogicalResult {
+    if (v == loop.getInductionVar())
+      return success();
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return success(!loop.getRegion().isAncestor(
+          cast<BlockArgument>(v).getParentRegion()));
+    if (!loop->isAncestor(def) || slice.contains(def))
+      return success();
+    if (def->getBlock() != loop.getBody() || def->getNumRegions() != 0)
+      return failure();
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      if (written.contains(load.getSource()) ||
+          loop->isAncestor(load.getSource().getParentBlock()->getParentOp()))
+        return failure();
+    } else if (!isMemoryEffectFree(def)) {
+      return failure();
+    }
+    for (Value operand : def->getOperands())
+      if (failed(collect(operand)))
+        return failure();
+    slice.insert(def);
+    return success();
+  };
+  if (failed(collect(acc))) {
+    why = "the first product's accumulator is not a function of the "
+          "position (side-effect free ops and loads of buffers the program "
+          "does not write)";
+    return failure();
+  }
+  return SmallVector<Operation *>(slice.begin(), slice.end());
 }
 
 static FailureOr<LoopProducts> matchProducts(scf::ForOp loop,
@@ -186,13 +239,20 @@ static FailureOr<LoopProducts> matchProducts(scf::ForOp loop,
                      cast<BlockArgument>(v).getParentRegion());
   };
   p.key = p.scores.getB().getDefiningOp<LoadOp>();
-  if (!outside(p.scores.getA()) || !outside(p.scores.getAcc()) || !p.key ||
+  if (!outside(p.scores.getAcc())) {
+    FailureOr<SmallVector<Operation *>> slice =
+        accumulatorSlice(loop, p.scores.getAcc(), why);
+    if (failed(slice))
+      return failure();
+    p.accSlice = std::move(*slice);
+  }
+  if (!outside(p.scores.getA()) || !p.key ||
       p.key->getBlock() != loop.getBody() || !p.key->hasOneUse() ||
       !llvm::all_of(p.key.getIndices(),
                     [&](Value v) { return isPositionFunction(v, loop); })) {
     why = "the first product is not Q K^T of a K block loaded in the body "
-          "(A and the accumulator from outside the loop, B a load of the "
-          "position used by it alone)";
+          "(A from outside the loop, B a load of the position used by it "
+          "alone)";
     return failure();
   }
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -224,7 +284,7 @@ aheadLoads(scf::ForOp loop, LoopProducts p,
     if (&op == p.softmax.getOperation())
       break;
     auto load = dyn_cast<LoadOp>(op);
-    if (!load || load == p.key ||
+    if (!load || load == p.key || llvm::is_contained(p.accSlice, load) ||
         !isa_and_nonnull<MmaLayoutAttr, RowsLayoutAttr>(
             load.getType().getEncoding()) ||
         written.contains(load.getSource()) ||
@@ -259,11 +319,24 @@ static Value cloneLoad(OpBuilder &b, LoadOp load, scf::ForOp loop,
   return b.clone(*load, mapping)->getResult(0);
 }
 
-/// The scores product of `p` on `key` at `b`.
-static Value cloneScores(OpBuilder &b, LoopProducts p, Value key,
+/// `p`'s accumulator for block `position`, at `b`: its slice cloned there
+/// (the clones appended to `cloned`), or the value from outside the loop.
+static Value cloneAccumulator(OpBuilder &b, LoopProducts p, scf::ForOp loop,
+                              Value position,
+                              SmallVectorImpl<Operation *> &cloned) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), position);
+  for (Operation *op : p.accSlice)
+    cloned.push_back(b.clone(*op, mapping));
+  return mapping.lookupOrDefault(p.scores.getAcc());
+}
+
+/// The scores product of `p` on `key` at `b`, with accumulator `acc`.
+static Value cloneScores(OpBuilder &b, LoopProducts p, Value key, Value acc,
                          bool async) {
   auto dot = cast<DotOp>(b.clone(*p.scores));
   dot.setOperand(1, key);
+  dot.setOperand(2, acc);
   dot.setAsync(async);
   return dot.getResult();
 }
@@ -355,6 +428,29 @@ chainAheadLoads(ArrayRef<scf::ForOp> chain, ArrayRef<LoopProducts> products) {
   return loads;
 }
 
+/// Whether every loop of `chain` computes Q K^T's accumulator as the same
+/// function of its position, where one computes it in its body: the last
+/// block of a loop computes the next loop's first scores with its own
+/// slice (a warning says where not).
+static bool sameAccumulators(ArrayRef<scf::ForOp> chain,
+                             ArrayRef<LoopProducts> products) {
+  if (llvm::all_of(products,
+                   [](const LoopProducts &p) { return p.accSlice.empty(); }))
+    return true;
+  scf::ForOp first = chain.front();
+  Value firstAcc = DotOp(products.front().scores).getAcc();
+  for (auto [loop, p] : llvm::zip(chain, products)) {
+    if (!p.accSlice.empty() &&
+        samePositionFunction(DotOp(p.scores).getAcc(), loop, firstAcc, first))
+      continue;
+    scf::ForOp(loop).emitWarning()
+        << "overlap_softmax: K/V loops not overlapped: the loops of the "
+           "chain do not compute the scores' accumulator alike";
+    return false;
+  }
+  return true;
+}
+
 static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
                         ArrayRef<LoopProducts> products, bool asyncPV,
                         bool earlyQK, bool loadsAhead) {
@@ -372,8 +468,10 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
   if (!ahead.empty())
     for (LoadOp load : ahead.front())
       carried.push_back(cloneLoad(rewriter, load, first, lo));
+  SmallVector<Operation *> accOps;
+  Value acc0 = cloneAccumulator(rewriter, p0, first, lo, accOps);
   Value scores =
-      cloneScores(rewriter, p0, cloneLoad(rewriter, p0.key, first, lo),
+      cloneScores(rewriter, p0, cloneLoad(rewriter, p0.key, first, lo), acc0,
                   /*async=*/false);
   Value zeroAcc =
       splat(rewriter, first.getLoc(), p0.softmax.getAcc().getType(), 0.0);
@@ -419,9 +517,11 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
         arith::AddIOp::create(rewriter, loc, newLoop.getInductionVar(), one);
     Value last = arith::SubIOp::create(rewriter, loc, hi, one);
     Value next = arith::MinSIOp::create(rewriter, loc, following, last);
+    Value nextKey = cloneLoad(rewriter, p.key, newLoop, next);
+    accOps.clear();
+    Value nextAcc = cloneAccumulator(rewriter, p, newLoop, next, accOps);
     Value nextScores =
-        cloneScores(rewriter, p, cloneLoad(rewriter, p.key, newLoop, next),
-                    /*async=*/true);
+        cloneScores(rewriter, p, nextKey, nextAcc, /*async=*/true);
     // Block j's scores come from the iter_arg.
     rewriter.replaceAllUsesWith(p.scores.getResult(), current);
 
@@ -456,8 +556,13 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
           softmax.getMaxBound()
               ? acc
               : rescale(rewriter, loc, acc, oldMax, softmax.getNewMax());
-      if (!earlyQK)
+      if (!earlyQK) {
+        // The accumulator's tile is computed right before the product that
+        // reads it, not held in registers across the softmax.
+        for (Operation *op : accOps)
+          op->moveBefore(p.values);
         nextScores.getDefiningOp()->moveBefore(p.values);
+      }
       rewriter.modifyOpInPlace(p.values, [&] {
         p.values.getAccMutable().assign(rescaled);
         p.values.setAsync(true);
@@ -503,6 +608,10 @@ static void rotateChain(RewriterBase &rewriter, ArrayRef<scf::ForOp> chain,
     }
     rewriter.eraseOp(p.scores);
     rewriter.eraseOp(p.key);
+    // Block j's accumulator came with its scores from the iteration before.
+    for (Operation *op : llvm::reverse(p.accSlice))
+      if (op->use_empty())
+        rewriter.eraseOp(op);
     scores = newLoop.getResults().back();
     lastLoop = newLoop;
   }
@@ -536,6 +645,8 @@ struct AttnOverlapSoftmaxPass
         }
         products.push_back(*p);
       }
+      if (products.size() == chain.size() && !sameAccumulators(chain, products))
+        continue;
       GpuConfigAttr gpu = program.getGpuConfigOrDefault();
       if (products.size() == chain.size())
         rotateChain(rewriter, chain, products, gpu.getAsyncPv(),

@@ -9,7 +9,9 @@
 //
 // Algorithm (per attn.program whose #attn.gpu_config has warp_specialize;
 // the program as attn-stage-shared left it):
-//  1. Check: wgmma, no async products, nothing staged from registers; one
+//  1. Check: wgmma, no async products, nothing staged from registers in
+//     the K/V loops (a tile stored before them, a scaled Q, moves to the
+//     consumers with the code that computes it; step 3); one
 //     chain of K/V loops (CopyChains.h) copying K then V; the other copies
 //     (Q) at the top level before the chain; every copy reads a program
 //     buffer whole (directly, or through a rank-reducing unit-stride
@@ -96,6 +98,20 @@ static bool onlyReadsMemory(Operation &op) {
   return llvm::all_of(effects, [](const MemoryEffects::EffectInstance &e) {
     return isa<MemoryEffects::Read>(e.getEffect());
   });
+}
+
+/// Whether `op`, before the K/V chain, moves to the consumers: a product,
+/// a tile load (attn-overlap-softmax's first block) or a tile stored from
+/// registers (a scaled Q), or side-effect free code that reads one of the
+/// ops in `moved` (those that move before it).
+static bool movesToConsumers(Operation &op,
+                             const llvm::SmallPtrSetImpl<Operation *> &moved) {
+  if (isa<DotOp, LocalLoadOp, LoadOp, LocalStoreOp>(op))
+    return true;
+  return isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+         llvm::any_of(op.getOperands(), [&](Value v) {
+           return moved.contains(v.getDefiningOp());
+         });
 }
 
 static bool isFullExtent(OpFoldResult size, Value buffer, int64_t d) {
@@ -270,11 +286,17 @@ bool Specializer::check(std::string &why) {
     return fail("it needs whole consumer warpgroups (warps a multiple of 4)");
   if (program.getGpuConfigOrDefault().getPingPong() && config.getWarps() < 8)
     return fail("ping_pong needs two or more consumer warpgroups (warps >= 8)");
+  // Tiles staged from registers in the K/V loops would need the producer
+  // to wait for the consumers; one stored before the loops (a scaled Q,
+  // attn-accumulate-bias) is the consumers' own, stored by them in front
+  // of the chain.
   bool staged = false;
-  program.walk([&](LocalStoreOp) { staged = true; });
+  program.walk([&](LocalStoreOp store) {
+    staged |= store->getParentOp() != program.getOperation();
+  });
   if (staged)
-    return fail("it cannot feed tiles staged from registers "
-                "(attn.local_store)");
+    return fail("it cannot feed tiles staged from registers in the K/V "
+                "loops (attn.local_store)");
   SmallVector<CopyChain> chains = findCopyChains(program);
   auto copying = llvm::make_filter_range(chains, [](CopyChain &c) {
     bool copies = false;
@@ -340,25 +362,32 @@ bool Specializer::check(std::string &why) {
   // must have no effect but allocating shared buffers and the copies.
   // Products and tile loads there (attn-overlap-softmax's first block)
   // move to the consumers.
+  llvm::SmallPtrSet<Operation *, 8> moved;
   for (Operation &op : program.getBody().front()) {
     if (&op == first.getOperation())
       break;
     if (!isMemoryEffectFree(&op) && !onlyReadsMemory(op) &&
         !isa<LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp,
-             gpu::BarrierOp, DotOp, LocalLoadOp, LoadOp>(op))
+             gpu::BarrierOp, DotOp, LocalLoadOp, LoadOp, LocalStoreOp>(op))
       return fail("'" + op.getName().getStringRef() +
                   "' runs before the K/V loops, where the producer's threads "
                   "run too; only side-effect free code, reads and copies may");
-    // A tile load there moves to the consumers alone, in front of the
-    // chain: what reads it must come after it there.
-    if (isa<LocalLoadOp, LoadOp>(op) &&
-        llvm::any_of(op.getUsers(), [&](Operation *user) {
-          Operation *top =
-              program.getBody().front().findAncestorOpInBlock(*user);
-          return top && top->isBeforeInBlock(first);
+    // Products, tile loads and the side-effect free code computed from
+    // them move to the consumers, in front of the chain: what stays must
+    // not read them.
+    if (movesToConsumers(op, moved)) {
+      moved.insert(&op);
+      continue;
+    }
+    if (llvm::any_of(op.getOperands(), [&](Value v) {
+          return moved.contains(v.getDefiningOp());
         }))
       return fail("a tile loaded before the K/V loops is read before them "
-                  "(it moves to the consumers, in front of the loops)");
+                  "by '" +
+                  op.getName().getStringRef() +
+                  "', which stays where the producer's threads run (a "
+                  "product, a load or side-effect free code would move to "
+                  "the consumers with the tile)");
   }
   return true;
 }
@@ -628,15 +657,23 @@ bool Specializer::run() {
     leadViews.push_back({view, stage, i});
   }
   // Products and tile loads before the chain (attn-overlap-softmax's
-  // first block) are the consumers' too, after the wait; the barriers of
-  // their cp.async copies go.
+  // first block) are the consumers' too, after the wait, with the code
+  // computed from them (a bias tile as the first product's accumulator);
+  // the barriers of their cp.async copies go.
+  llvm::SmallPtrSet<Operation *, 8> moved;
   for (Operation &op : llvm::make_early_inc_range(program.getBody().front())) {
     if (&op == ws.getOperation())
       break;
-    if (isa<DotOp, LocalLoadOp, LoadOp>(op))
+    if (movesToConsumers(op, moved)) {
+      moved.insert(&op);
       op.moveBefore(consumers, cb.getInsertionPoint());
-    else if (isa<gpu::BarrierOp>(op))
+      // Every consumer thread's part of a stored tile is written before
+      // any wgmma reads it (a barrier among the consumers there).
+      if (isa<LocalStoreOp>(op))
+        gpu::BarrierOp::create(cb, op.getLoc());
+    } else if (isa<gpu::BarrierOp>(op)) {
       op.erase();
+    }
   }
   // A lead stage is released after its last reader (a synchronous
   // product or a load into registers).

@@ -297,6 +297,15 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       the exponentials start right after it. One more `tanh` per row and
       block. Masked blocks keep the maximum of the masked scores.
 
+    * `accumulate_bias` (no default sets it yet): where a K/V loop's scores
+      are `Q K^T * scale + x` (a bias tile, or any tile the body computes),
+      `x` becomes the initial accumulator of the product and the scale
+      moves into Q, multiplied once per query tile in f32 and rounded to
+      Q's type (`attn-accumulate-bias`): the tensor cores add the bias, and
+      the per-score FMA that added it goes. Q is rounded once more, so the
+      results agree up to that rounding. With `overlap_softmax` block
+      `j + 1`'s tile is read right before its product is issued.
+
     ```mlir
     #attn.gpu_config<lazy_rescale = true, reverse_kv = true, loop_local_ids = true>
     #attn.gpu_config<wgmma = true, overlap_softmax = true>
@@ -324,7 +333,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
     DefaultValuedParameter<"unsigned", "0">:$group_m,
     DefaultValuedParameter<"bool", "false">:$loads_ahead,
     DefaultValuedParameter<"bool", "false">:$guarded_rescale,
-    DefaultValuedParameter<"bool", "false">:$hoist_row_max
+    DefaultValuedParameter<"bool", "false">:$hoist_row_max,
+    DefaultValuedParameter<"bool", "false">:$accumulate_bias
   );
   let builders = [
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
@@ -338,7 +348,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*stage_loads=*/false, /*stage_stores=*/false,
                    /*early_qk=*/false, /*group_m=*/0,
                    /*loads_ahead=*/false, /*guarded_rescale=*/false,
-                   /*hoist_row_max=*/false);
+                   /*hoist_row_max=*/false, /*accumulate_bias=*/false);
     }]>,
     AttrBuilder<(ins "bool":$lazy_rescale, "bool":$reverse_kv,
                      "bool":$loop_local_ids, "bool":$wgmma), [{
@@ -350,7 +360,7 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
                    /*stage_loads=*/false, /*stage_stores=*/false,
                    /*early_qk=*/false, /*group_m=*/0,
                    /*loads_ahead=*/false, /*guarded_rescale=*/false,
-                   /*hoist_row_max=*/false);
+                   /*hoist_row_max=*/false, /*accumulate_bias=*/false);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

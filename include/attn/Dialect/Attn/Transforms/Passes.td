@@ -271,6 +271,42 @@ def AttnReverseKVLoops : Pass<"attn-reverse-kv-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def AttnAccumulateBias : Pass<"attn-accumulate-bias"> {
+  let summary = "Add a term of the scores on the tensor cores, the scale in Q";
+  let description = [{
+    In each `attn.program` whose `#attn.gpu_config` has `accumulate_bias`,
+    in each K/V loop body, where the scores are
+    `arith.addf(arith.mulf(attn.dot(%q, %k, zero), %c), %x)` (either
+    operand order; `%c` a splat constant, the product and the multiply
+    used there alone, `%q` defined outside the loop): the product takes
+    `%x` as its accumulator and a scaled copy of `%q` as A,
+    `truncf(extf(%q) * %c)`, made once in front of the program's loops
+    and shared by every such product with the same `%q` and `%c`; the
+    multiply and the add go. `c (q . k) + x` becomes `(c q) . k + x`:
+    exact but for the rounding of `c q` to Q's type (one more rounding
+    of Q, relative 2^-11 in f16, 2^-8 in bf16).
+
+    Why: on the GPU the bias's add is an FMA per score on the consumers,
+    beside the conversion of the tile, and each FMA-pipe instruction a
+    score costs several percent of a D = 128 kernel (the forty-fifth
+    session's perf log); the tensor cores add an initial accumulator for
+    nothing.
+
+    ```mlir
+    // Before (attn-tile's bias):
+    %s = attn.dot %q, %k, %zero transpose_b : ...
+    %m = arith.mulf %s, %c fastmath<contract> : tensor<128x64xf32>
+    %b = arith.extf %bias : tensor<128x64xf16> to tensor<128x64xf32>
+    %t = arith.addf %m, %b fastmath<contract> : tensor<128x64xf32>
+    // After (%qs once, in front of the loops):
+    %qs = arith.truncf (arith.mulf (arith.extf %q), %c128x128)
+    %b = arith.extf %bias : tensor<128x64xf16> to tensor<128x64xf32>
+    %t = attn.dot %qs, %k, %b transpose_b : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AttnHoistRowMax : Pass<"attn-hoist-row-max"> {
   let summary = "Take a softmax's row maximum before a monotone score modification";
   let description = [{
@@ -335,8 +371,11 @@ def AttnAssignLayouts : Pass<"attn-assign-layouts"> {
     shared memory (`#attn.swizzled`; a load with other users is cloned for
     its dots); a computed A operand (the probabilities P) is converted to
     the dot-operand layout, which moves no data; a computed B operand is
-    converted to `#attn.swizzled`. Shapes a layout cannot hold, dots on f32
-    and unknown chips are diagnosed.
+    converted to `#attn.swizzled`, as is, on wgmma, a computed A operand
+    defined outside the dot's loop (the scaled Q of `attn-accumulate-bias`:
+    stored to shared memory once, where it is computed, for every dot that
+    reads it, rather than held in registers across the loop). Shapes a
+    layout cannot hold, dots on f32 and unknown chips are diagnosed.
 
     ```mlir
     // Before
@@ -393,7 +432,13 @@ def AttnOverlapSoftmax : Pass<"attn-overlap-softmax"> {
     scores; the load then runs under the next block's `Q K^T` instead of
     after its wait. Where the loops of a chain do not load the same tiles
     as the same function of the position, a warning, and they keep their
-    loads.
+    loads. A `Q K^T` whose accumulator the body computes (a bias tile,
+    `attn-accumulate-bias`: side-effect free ops and loads of the position
+    from buffers the program does not write) gets it computed for its own
+    block: block `lo`'s before the chain, block `min(j + 1, hi - 1)`'s with
+    its K, right before its product (after the softmax with `async_pv`);
+    loops of a chain that compute it differently are left alone with a
+    warning.
 
     ```mlir
     // after (abridged)
@@ -473,8 +518,11 @@ def AttnWarpSpecialize : Pass<"attn-warp-specialize"> {
     tile fit with the overlap); with `loads_ahead`, so does the first
     block's staged bias tile in the bias's ring, read into registers by
     the consumers before the chain (a register load there, in a TMA
-    fallback, moves to the consumers). A program this
-    cannot handle (tiles staged from registers, copies that TMA cannot
+    fallback, moves to the consumers). The side-effect free code computed
+    from such tiles and the tiles stored from registers before the chain
+    (the scaled Q of `attn-accumulate-bias`, then a barrier among the
+    consumers) move to the consumers as well. A program this
+    cannot handle (tiles staged from registers in the loops, copies that TMA cannot
     describe, a buffer copied with two tile heights, several chains) keeps
     the cp.async schedule of `attn-pipeline`, with a warning at the program
     that says why.
