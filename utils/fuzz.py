@@ -72,7 +72,7 @@ CRASH = re.compile(r"Stack dump|PLEASE submit a bug report|LLVM ERROR|"
 GPU_FLAGS = ["lazy_rescale", "reverse_kv", "loop_local_ids", "wgmma",
              "overlap_softmax", "warp_specialize", "ping_pong", "persistent",
              "peel_last_block", "async_pv", "early_qk", "prefetch_loads",
-             "stage_loads", "loads_ahead"]
+             "stage_loads", "loads_ahead", "accumulate_bias"]
 
 
 def random_config(rng, wgmma=0.7, dv=256):
@@ -138,6 +138,8 @@ def _random_config(rng, wgmma):
             flags.append("prefetch_loads")
         tile = "#attn.tile_config<block_m = %d, block_n = %d, warps = %d, stages = %d%s>" % (
             bm, bn, warps, stages, split)
+    if rng.random() < 0.2:
+        flags.append("accumulate_bias")
     if rng.random() < 0.1:
         flags.append("fma_exp2 = %d" % rng.choice([1, 3, 8, 9]))
     if rng.random() < 0.1:
