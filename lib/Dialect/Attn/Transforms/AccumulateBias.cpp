@@ -66,7 +66,7 @@ static std::optional<Match> match(DotOp dot) {
   if (!add || add->getBlock() != dot->getBlock())
     return std::nullopt;
   Value term = add.getLhs() == mul.getResult() ? add.getRhs() : add.getLhs();
-  if (term.getType() != dot.getType())
+  if (term == mul.getResult() || term.getType() != dot.getType())
     return std::nullopt;
   return Match{dot, mul, add, term};
 }
