@@ -6,12 +6,16 @@
 
 // accumulate_bias on wgmma. The scaled Q is computed once in front of the
 // loop and read by the products from shared memory (#attn.swizzled, not
-// held in registers as P is). attn-overlap-softmax clones the
+// held in registers as P is); Q itself is staged too and read back for the
+// scaling (attn-stage-shared then stores the scaled Q over it). attn-overlap-softmax clones the
 // accumulator's tile with K: block lo's bias is loaded before the loop and
 // given to block lo's product; in the loop block min(j + 1, hi - 1)'s is
 // loaded (from the clamped position, as K) right before the product that
 // it starts, after the softmax with async_pv.
 // CHECK-LABEL: func.func @async_pv
+// CHECK: %[[Q:.+]] = attn.load %arg0[{{.*}}] : memref<?x?x?x128xf16> -> tensor<128x128xf16, #attn.swizzled<blocked>>
+// CHECK-NEXT: %[[QR:.+]] = attn.convert_layout %[[Q]] : tensor<128x128xf16, #attn.swizzled<blocked>> -> tensor<128x128xf16, #attn.mma<warps = 8, version = 3>>
+// CHECK-NEXT: arith.extf %[[QR]]
 // CHECK: %[[QS:.+]] = arith.truncf %{{.+}} : tensor<128x128xf32, #attn.mma<warps = 8, version = 3>> to tensor<128x128xf16, #attn.mma<warps = 8, version = 3>>
 // CHECK-NEXT: %[[QSH:.+]] = attn.convert_layout %[[QS]] : tensor<128x128xf16, #attn.mma<warps = 8, version = 3>> -> tensor<128x128xf16, #attn.swizzled<blocked>>
 // CHECK: %[[B0:.+]] = attn.load %arg4[%c0, %c0, %[[ROW:[^ ]+]], %{{[^ ]+}}]
@@ -30,19 +34,24 @@
 // CHECK-NEXT: attn.dot %{{.*}} async
 // CHECK-NEXT: attn.dot_wait %[[SN]] {pending = 1 : i64}
 
-// Warp-specialized: the producer copies K, V and the bias (block lo's as the
-// bias ring's lead, as K's), not Q; the consumers load Q, scale it and
-// store it to shared memory (a barrier among them before any product reads
-// it), read block lo's bias from its lead stage into block lo's product,
-// and in the loop block j + 1's from its stage right before its product.
+// Warp-specialized: the producer copies Q, K, V and the bias (block lo's
+// as the bias ring's lead, as K's); the consumers read Q back from its
+// buffer once it has landed, scale it and store it over itself (each
+// thread its own elements; a barrier among the consumers before any
+// product reads it), read block lo's bias from its lead stage into block
+// lo's product, and in the loop block j + 1's from its stage right before
+// its product.
 // WS-LABEL: func.func @async_pv
 // WS: producer {
-// WS-NOT: attn.tma_copy %arg0
+// WS: attn.tma_copy %arg0[{{.*}}] into %[[QBUF:[^ ]+]], %[[PRE:[^ ]+]][
 // WS: attn.tma_copy %arg4
 // WS: } consumers {
-// WS: %[[Q:.+]] = attn.load %arg0
-// WS: %[[QS:.+]] = arith.truncf
-// WS-NEXT: attn.local_store %[[QS]], %[[QBUF:[^ ]+]] :
+// WS: attn.mbarrier_wait %[[PRE]]
+// WS: %[[QR:.+]] = attn.local_load %[[QBUF]]
+// WS-NEXT: arith.extf %[[QR]]
+// WS-NEXT: arith.mulf
+// WS-NEXT: %[[QS:.+]] = arith.truncf
+// WS-NEXT: attn.local_store %[[QS]], %[[QBUF]] :
 // WS-NEXT: gpu.barrier
 // WS-NEXT: %[[B0:.+]] = attn.local_load
 // WS-NEXT: attn.mbarrier_arrive

@@ -23,6 +23,7 @@
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace attn {
@@ -61,6 +62,9 @@ private:
   LogicalResult assignDotOperands();
   /// Makes `operand` of `dot` a tile in shared memory.
   LogicalResult stageOperand(DotOp dot, OpOperand &operand);
+  /// Stages `load` through shared memory and reads it back into its
+  /// register layout for its user.
+  LogicalResult stageSource(LoadOp load);
 };
 
 FailureOr<RankedTensorType> LayoutAssigner::registerType(RankedTensorType type,
@@ -178,11 +182,55 @@ LogicalResult LayoutAssigner::stageOperand(DotOp dot, OpOperand &operand) {
   return success();
 }
 
+/// The one tile load that `value` is an elementwise function of (each op
+/// side-effect free with one non-constant operand, each result but
+/// `value` used once), or null.
+static LoadOp elementwiseSource(Value value) {
+  for (Operation *def = value.getDefiningOp(); def;) {
+    if (auto load = dyn_cast<LoadOp>(def))
+      return load->hasOneUse() ? load : LoadOp();
+    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
+        def->getNumResults() != 1 ||
+        (def->getResult(0) != value && !def->getResult(0).hasOneUse()))
+      return LoadOp();
+    Value next;
+    for (Value operand : def->getOperands()) {
+      if (matchPattern(operand, m_Constant()))
+        continue;
+      if (next)
+        return LoadOp();
+      next = operand;
+    }
+    if (!next)
+      return LoadOp();
+    def = next.getDefiningOp();
+  }
+  return LoadOp();
+}
+
 /// Whether `value` is computed outside the loop that holds `dot`.
 static bool definedOutsideLoop(Value value, DotOp dot) {
   Operation *def = value.getDefiningOp();
   auto loop = dot->getParentOfType<scf::ForOp>();
   return def && loop && !loop->isAncestor(def);
+}
+
+LogicalResult LayoutAssigner::stageSource(LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  auto shared = RankedTensorType::get(type.getShape(), type.getElementType(),
+                                      this->shared);
+  if (failed(cast<VerifiableTensorEncoding>(shared.getEncoding())
+                 .verifyEncoding(type.getShape(), type.getElementType(), [&] {
+                   return load.emitOpError()
+                          << "cannot stage the tile through shared memory: ";
+                 })))
+    return failure();
+  load.getResult().setType(shared);
+  OpBuilder b(load->getContext());
+  b.setInsertionPointAfter(load);
+  auto read = ConvertLayoutOp::create(b, load.getLoc(), type, load.getResult());
+  load.getResult().replaceAllUsesExcept(read.getResult(), read);
+  return success();
 }
 
 LogicalResult LayoutAssigner::stageLoadedOperands() {
@@ -215,7 +263,14 @@ LogicalResult LayoutAssigner::assignDotOperands() {
                (mma.isWarpgroup() && definedOutsideLoop(aValue, dot))) {
       // Loaded, or computed in front of the dot's loop on wgmma (a scaled
       // Q): wgmma reads it from shared memory, as Q, rather than holding
-      // it in registers across the loop.
+      // it in registers across the loop. The tile it is computed from
+      // elementwise, loaded for it alone, is staged as well and read back
+      // (attn-stage-shared then stores the result over it).
+      LoadOp source = elementwiseSource(aValue);
+      if (source && !isa<SwizzledSharedLayoutAttr>(
+                        cast<RankedTensorType>(source.getType()).getEncoding()) &&
+          failed(stageSource(source)))
+        return failure();
       if (failed(stageOperand(dot, a)))
         return failure();
     } else {

@@ -9,7 +9,9 @@
 // Algorithm (per attn.program):
 //  1. Each attn.load of a swizzled tile becomes an attn.async_copy into a
 //     buffer, then attn.async_commit; each convert_layout to a swizzled
-//     tile an attn.local_store into a buffer. Buffers are allocated once:
+//     tile an attn.local_store into a buffer (the buffer of the tile it is
+//     an elementwise function of, where nothing else reads it:
+//     inPlaceBuffer). Buffers are allocated once:
 //     outside loops at the load, and for loads inside a run of consecutive
 //     loops of the program body, before the run, one buffer per (source,
 //     tile type) shared by the loops of the run (they run one after the
@@ -28,6 +30,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace attn {
@@ -59,6 +62,46 @@ static Operation *runStart(Operation *loop) {
       break;
   }
   return start;
+}
+
+/// The buffer that `convert` (to shared memory) may store its tile into in
+/// place of a new one: where the tile is an elementwise function (one
+/// non-constant operand an op) of an attn.local_load of a buffer of the
+/// same type that nothing else reads (a scaled Q over its copy): each
+/// thread reads its elements before it writes them, in the same layout.
+static Value inPlaceBuffer(ConvertLayoutOp convert) {
+  Value v = convert.getSource();
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto read = dyn_cast<LocalLoadOp>(def)) {
+      Value buffer = read.getSource();
+      if (buffer.getType() !=
+              SharedBufferType::get(convert.getContext(),
+                                    convert.getType().getShape(),
+                                    convert.getType().getElementType(),
+                                    convert.getType().getEncoding()) ||
+          read.getType().getEncoding() != convert.getSource().getType().getEncoding())
+        return Value();
+      for (Operation *user : buffer.getUsers())
+        if (user != read.getOperation() && !isa<AsyncCopyOp>(user))
+          return Value();
+      return buffer;
+    }
+    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
+        def->getNumResults() != 1 || !def->getResult(0).hasOneUse())
+      return Value();
+    Value next;
+    for (Value operand : def->getOperands()) {
+      if (matchPattern(operand, m_Constant()))
+        continue;
+      if (next)
+        return Value();
+      next = operand;
+    }
+    if (!next)
+      return Value();
+    v = next;
+  }
+  return Value();
 }
 
 class Stager {
@@ -179,7 +222,9 @@ LogicalResult Stager::run() {
       AsyncCommitOp::create(b, loc);
     } else {
       auto convert = cast<ConvertLayoutOp>(op);
-      buffer = allocate(op, Value(), bufferType(type));
+      buffer = inPlaceBuffer(convert);
+      if (!buffer)
+        buffer = allocate(op, Value(), bufferType(type));
       b.setInsertionPoint(op);
       LocalStoreOp::create(b, loc, convert.getSource(), buffer);
     }

@@ -374,7 +374,9 @@ def AttnAssignLayouts : Pass<"attn-assign-layouts"> {
     converted to `#attn.swizzled`, as is, on wgmma, a computed A operand
     defined outside the dot's loop (the scaled Q of `attn-accumulate-bias`:
     stored to shared memory once, where it is computed, for every dot that
-    reads it, rather than held in registers across the loop). Shapes a
+    reads it, rather than held in registers across the loop; the tile it
+    is an elementwise function of, loaded for it alone, is staged through
+    shared memory too and read back, so that it keeps its copy). Shapes a
     layout cannot hold, dots on f32 and unknown chips are diagnosed.
 
     ```mlir
@@ -468,7 +470,9 @@ def AttnStageShared : Pass<"attn-stage-shared"> {
     Each tile in `#attn.swizzled` becomes an `!attn.shared` buffer
     (`attn.local_alloc`): an `attn.load` of one becomes `attn.async_copy`
     + `attn.async_commit`, a `attn.convert_layout` to one an
-    `attn.local_store`. Loads in a run of consecutive loops (the K/V loops
+    `attn.local_store` (into a new buffer, or over the buffer of the tile
+    it is an elementwise function of where nothing else reads that buffer:
+    the scaled Q of `attn-accumulate-bias`). Loads in a run of consecutive loops (the K/V loops
     after attn-split-kv-loop) share one buffer per source and tile type,
     allocated before the run. The schedule is the simplest correct one:
     every reader waits for all copies (`attn.async_wait {pending = 0}`) and
