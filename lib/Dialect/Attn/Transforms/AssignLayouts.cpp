@@ -20,10 +20,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attn/Dialect/Attn/Transforms/ElementwiseChain.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace attn {
@@ -182,30 +182,11 @@ LogicalResult LayoutAssigner::stageOperand(DotOp dot, OpOperand &operand) {
   return success();
 }
 
-/// The one tile load that `value` is an elementwise function of (each op
-/// side-effect free with one non-constant operand, each result but
-/// `value` used once), or null.
+/// The one tile load that `value` is an elementwise function of, loaded
+/// for it alone, or null.
 static LoadOp elementwiseSource(Value value) {
-  for (Operation *def = value.getDefiningOp(); def;) {
-    if (auto load = dyn_cast<LoadOp>(def))
-      return load->hasOneUse() ? load : LoadOp();
-    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
-        def->getNumResults() != 1 ||
-        (def->getResult(0) != value && !def->getResult(0).hasOneUse()))
-      return LoadOp();
-    Value next;
-    for (Value operand : def->getOperands()) {
-      if (matchPattern(operand, m_Constant()))
-        continue;
-      if (next)
-        return LoadOp();
-      next = operand;
-    }
-    if (!next)
-      return LoadOp();
-    def = next.getDefiningOp();
-  }
-  return LoadOp();
+  auto load = dyn_cast_or_null<LoadOp>(elementwiseChainRoot(value));
+  return load && load->hasOneUse() ? load : LoadOp();
 }
 
 /// Whether `value` is computed outside the loop that holds `dot`.

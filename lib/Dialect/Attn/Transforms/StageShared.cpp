@@ -26,11 +26,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attn/Dialect/Attn/Transforms/ElementwiseChain.h"
 #include "attn/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace attn {
@@ -70,38 +70,21 @@ static Operation *runStart(Operation *loop) {
 /// same type that nothing else reads (a scaled Q over its copy): each
 /// thread reads its elements before it writes them, in the same layout.
 static Value inPlaceBuffer(ConvertLayoutOp convert) {
-  Value v = convert.getSource();
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto read = dyn_cast<LocalLoadOp>(def)) {
-      Value buffer = read.getSource();
-      if (buffer.getType() !=
-              SharedBufferType::get(convert.getContext(),
-                                    convert.getType().getShape(),
-                                    convert.getType().getElementType(),
-                                    convert.getType().getEncoding()) ||
-          read.getType().getEncoding() != convert.getSource().getType().getEncoding())
-        return Value();
-      for (Operation *user : buffer.getUsers())
-        if (user != read.getOperation() && !isa<AsyncCopyOp>(user))
-          return Value();
-      return buffer;
-    }
-    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
-        def->getNumResults() != 1 || !def->getResult(0).hasOneUse())
+  auto read =
+      dyn_cast_or_null<LocalLoadOp>(elementwiseChainRoot(convert.getSource()));
+  if (!read || read.getType().getEncoding() !=
+                   convert.getSource().getType().getEncoding())
+    return Value();
+  Value buffer = read.getSource();
+  RankedTensorType type = convert.getType();
+  if (buffer.getType() !=
+      SharedBufferType::get(convert.getContext(), type.getShape(),
+                            type.getElementType(), type.getEncoding()))
+    return Value();
+  for (Operation *user : buffer.getUsers())
+    if (user != read.getOperation() && !isa<AsyncCopyOp>(user))
       return Value();
-    Value next;
-    for (Value operand : def->getOperands()) {
-      if (matchPattern(operand, m_Constant()))
-        continue;
-      if (next)
-        return Value();
-      next = operand;
-    }
-    if (!next)
-      return Value();
-    v = next;
-  }
-  return Value();
+  return buffer;
 }
 
 class Stager {
