@@ -11,8 +11,8 @@
 # fallback 28), with the full pack's harness.json.
 #  1. run.py --quick on acc (its main kernel at every length, the fallback
 #     on the points TMA cannot copy);
-#  2. timing, 5 rounds, N = 2048 / 4096 / 16384: acc / original, acc /
-#     plain, original / plain.
+#  2. timing, 5 rounds: acc / original at N = 2048 / 4096 / 16384, then
+#     original / plain at 4096 / 16384 (the bias's cost, for the ratio).
 # Carry .device/pack (full.tgz, acc.tgz), .device/include.
 # usage: session46-acc.sh [LIMIT_S]
 set -uo pipefail
@@ -30,12 +30,11 @@ for p in acc; do
     --no-isolate --kernels "$K*" > "$out/quick-$p.txt" 2>&1
   stamp "run.py --quick ($p): exit $?"; grep -E "FAIL|passed|error" "$out/quick-$p.txt" | cut -c1-200 | tail -6
 done
-pairs() { # NAME A_DIR B_DIR PAIRS
+pairs() { # NAME A_DIR B_DIR PAIRS NS
   timeout $(( $(left) - 5 )) python3 bench/device/pair.py --artifacts /tmp/t/$2 --artifacts-b /tmp/t/$3 --runtime $L \
-    --out "$out/$1.json" --rounds 5 --ns 2048,4096,16384 --pairs "$4" > "$out/$1.txt" 2>&1
+    --out "$out/$1.json" --rounds 5 --ns $5 --pairs "$4" > "$out/$1.txt" 2>&1
   stamp "$1: exit $?"; grep -E " vs |A/B" "$out/$1.txt" | cut -c1-120
 }
-pairs acc-orig acc full $K=$K
-pairs acc-plain acc full $K=attn_f16_d128_none
-pairs orig-plain full full $K=attn_f16_d128_none
+pairs acc-orig acc full $K=$K 2048,4096,16384
+pairs orig-plain full full $K=attn_f16_d128_none 4096,16384
 stamp done
