@@ -297,7 +297,9 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       the exponentials start right after it. One more `tanh` per row and
       block. Masked blocks keep the maximum of the masked scores.
 
-    * `accumulate_bias` (no default sets it yet): where a K/V loop's scores
+    * `accumulate_bias` (no default sets it: measured no faster on an
+      H100, 0.97-1.00x the default f16 [1, 1, N, N] bias kernel at
+      N = 2048-16384, forty-sixth session): where a K/V loop's scores
       are `Q K^T * scale + x` (a bias tile, or any tile the body computes),
       `x` becomes the initial accumulator of the product and the scale
       moves into Q, multiplied once per query tile in f32 and rounded to
