@@ -72,3 +72,24 @@ func.func @off(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
                  {config = #attn.tile_config<block_m = 128, block_n = 96, warps = 8, stages = 2>}
   return
 }
+
+// -----
+
+// A scale above 1 could take the scaled Q past f16's largest value where
+// the product times the scale is finite in f32: left alone.
+// CHECK-LABEL: func.func @large_scale
+// CHECK-NOT: arith.truncf
+// CHECK: %[[S:.+]] = attn.dot %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} transpose_b
+// CHECK: %[[M:.+]] = arith.mulf %[[S]]
+// CHECK: arith.addf %[[M]]
+func.func @large_scale(%q: memref<?x?x?x128xf16>, %k: memref<?x?x?x128xf16>,
+                       %v: memref<?x?x?x128xf16>, %o: memref<?x?x?x128xf16>,
+                       %bias: memref<1x1x?x?xf16>) {
+  attn.attention ins(%q, %k, %v : memref<?x?x?x128xf16>, memref<?x?x?x128xf16>, memref<?x?x?x128xf16>)
+                 bias(%bias : memref<1x1x?x?xf16>)
+                 outs(%o : memref<?x?x?x128xf16>)
+                 {scale = 2.0 : f64,
+                  config = #attn.tile_config<block_m = 128, block_n = 96, warps = 8, stages = 2>,
+                  gpu_config = #attn.gpu_config<accumulate_bias = true>}
+  return
+}

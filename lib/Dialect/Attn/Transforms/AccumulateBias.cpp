@@ -3,8 +3,9 @@
 // Algorithm (per attn.program with #attn.gpu_config<accumulate_bias>):
 //  1. For each attn.dot in a loop body with a zero splat accumulator and A
 //     defined outside the loop, whose result only feeds an arith.mulf by
-//     a splat constant c, whose result only feeds an arith.addf with some
-//     x: match.
+//     a splat constant c with |c| <= 1 (so that c a cannot overflow A's
+//     type where a . b times c is finite in f32), whose result only feeds
+//     an arith.addf with some x: match.
 //  2. Once per (A, c), right after A's definition: As = truncf(extf(A) *
 //     c), in f32 (the scale's rounding to A's type would be a second
 //     error); an f32 A (the CPU lowering's) is multiplied as it is.
@@ -60,7 +61,10 @@ static std::optional<Match> match(DotOp dot) {
   if (!mul || !mul.getResult().hasOneUse())
     return std::nullopt;
   Value c = mul.getLhs() == dot.getResult() ? mul.getRhs() : mul.getLhs();
-  if (!splat(c))
+  std::optional<APFloat> cv = splat(c);
+  // |c| > 1 (or NaN) could take c a past A's largest finite value: left
+  // alone rather than turned into infinite scores.
+  if (!cv || cv->isNaN() || abs(*cv) > APFloat::getOne(cv->getSemantics()))
     return std::nullopt;
   auto add = dyn_cast<arith::AddFOp>(*mul.getResult().getUsers().begin());
   if (!add || add->getBlock() != dot->getBlock())

@@ -305,7 +305,8 @@ def Attn_GpuConfigAttr : Attn_Attr<"GpuConfig", "gpu_config"> {
       moves into Q, multiplied once per query tile in f32 and rounded to
       Q's type (`attn-accumulate-bias`): the tensor cores add the bias, and
       the per-score FMA that added it goes. Q is rounded once more, so the
-      results agree up to that rounding. With `overlap_softmax` block
+      results agree up to that rounding. A scale above 1 in magnitude is
+      left alone (the scaled Q could overflow Q's type). With `overlap_softmax` block
       `j + 1`'s tile is read right before its product is issued.
 
     ```mlir

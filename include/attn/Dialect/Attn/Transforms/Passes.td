@@ -277,8 +277,9 @@ def AttnAccumulateBias : Pass<"attn-accumulate-bias"> {
     In each `attn.program` whose `#attn.gpu_config` has `accumulate_bias`,
     in each K/V loop body, where the scores are
     `arith.addf(arith.mulf(attn.dot(%q, %k, zero), %c), %x)` (either
-    operand order; `%c` a splat constant, the product and the multiply
-    used there alone, `%q` defined outside the loop): the product takes
+    operand order; `%c` a splat constant of magnitude at most 1, the
+    product and the multiply used there alone, `%q` defined outside the
+    loop): the product takes
     `%x` as its accumulator and a scaled copy of `%q` as A,
     `truncf(extf(%q) * %c)`, made once in front of the program's loops
     and shared by every such product with the same `%q` and `%c`; the
