@@ -6,7 +6,9 @@
 # maximum. Pack fe: the default f16 [1, 1, N, N] bias kernel's main PTX
 # with that wait moved by hand to the top of its K/V loop ($L__BB0_21,
 # before the bias's stage wait), assembled again (no spill); its length
-# variants and TMA fallback unchanged.
+# variants and TMA fallback unchanged. Built by
+#   python3 bench/device/probes/early_pv_wait.py .device/full .device/fe mod_f16_d128_bias_b1h1
+#   tar czf .device/pack/fe.tgz -C .device fe
 #  1. run.py --quick on fe; its SASS;
 #  2. timing, 5 rounds, N = 4096 / 16384: fe / full.
 # Carry .device/pack (full.tgz, fe.tgz), .device/include.
