@@ -98,12 +98,20 @@ def from_bf16(b):
 
 
 def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale=None,
-              softcap=None, lse=False, dtype=None, tile_config=None):
-    """softmax(scale * Q K^T [masked]) V per (batch, query head); with
+              softcap=None, bias=None, alibi_slopes=None, lse=False, dtype=None,
+              tile_config=None):
+    """softmax(mod(scale * Q K^T) [masked]) V per (batch, query head); with
     `lse=True` also the log-sum-exp per row ([B, H, Nq] f32). `dtype="bf16"`
     takes uint16 arrays of bf16 bit patterns and returns one. `tile_config`
     (the text of an #attn.tile_config) tiles the program as the GPU kernels
-    of that configuration do."""
+    of that configuration do.
+
+    Score modifications, in the op's order: `softcap` (c tanh(s / c)),
+    `alibi_slopes` ([Hq] float32: s -= slope[h] |j - d(i)|, d(i) the
+    query's diagonal key), `bias` (added: [B or 1, Hq or 1, Nq, Nk], or
+    [Nq, Nk] / [Hq or 1, Nq, Nk] with the missing leading extents 1;
+    float16 or float32, or uint16 bf16 bits with dtype="bf16"; an extent
+    of 1 broadcasts)."""
     arrays = [np.asarray(x) for x in (q, k, v)]
     q, k, v = arrays
     if dtype not in (None, "bf16"):
@@ -133,8 +141,20 @@ def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale
     hkv = k.shape[1]
     if hkv == 0 or hq % hkv:
         raise ValueError("attn.cpu: q's %d heads are not a multiple of k/v's %d" % (hq, hkv))
+    extra = []
+    bias_form = bias_dtype = None
+    if bias is not None:
+        bias, bias_form, bias_dtype = _bias_operand(bias, dtype, b, hq, nq, k.shape[2])
+        extra.append(bias)
+    if alibi_slopes is not None:
+        slopes = np.asarray(alibi_slopes)
+        if slopes.dtype != np.float32 or slopes.shape != (hq,):
+            raise ValueError("attn.cpu: alibi_slopes must be a float32 array of shape "
+                             "[Hq] = (%d,), got %s %s" % (hq, slopes.dtype, slopes.shape))
+        extra.append(np.ascontiguousarray(slopes))
     spec = Spec(dtype=dtypes[q.dtype], head_dim=d, value_head_dim=v.shape[3], causal=causal,
                 alignment=alignment, window=window, scale=scale, softcap=softcap,
+                bias=bias_form, bias_dtype=bias_dtype, alibi=alibi_slopes is not None,
                 lse=lse, tile_config=tile_config, name="attention")
     kernel = _kernels.get(spec)
     if kernel is None:
@@ -146,5 +166,27 @@ def attention(q, k, v, *, causal=False, alignment="top_left", window=None, scale
     outs = [o]
     if lse:
         outs.append(np.full((b, hq, nq), np.nan, dtype=np.float32))
-    kernel([q, k, v] + outs)
+    kernel([q, k, v] + outs + extra)
     return (o, outs[1]) if lse else o
+
+
+def _bias_operand(bias, dtype, b, hq, nq, nk):
+    """The bias as a contiguous [B or 1, Hq or 1, Nq, Nk] array, its
+    broadcast form (spec.BIAS_FORMS) and element type."""
+    a = np.asarray(bias)
+    types = ({np.dtype(np.uint16): "bf16", np.dtype(np.float32): "f32"} if dtype == "bf16"
+             else {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"})
+    if a.dtype not in types:
+        raise ValueError("attn.cpu: bias must be %s, got %s"
+                         % (" or ".join(str(t) for t in types), a.dtype))
+    if not 2 <= a.ndim <= 4:
+        raise ValueError("attn.cpu: bias must be [B or 1, Hq or 1, Nq, Nk] (or without "
+                         "its leading extents), got shape %s" % (a.shape,))
+    a = a.reshape((1,) * (4 - a.ndim) + a.shape)
+    if a.shape[2:] != (nq, nk) or a.shape[0] not in (1, b) or a.shape[1] not in (1, hq):
+        raise ValueError("attn.cpu: bias of shape %s for [B, Hq, Nq, Nk] = %s: each "
+                         "leading extent must be 1 or the full one, Nq and Nk exact"
+                         % (a.shape, (b, hq, nq, nk)))
+    form = {(True, True): "b1h1", (True, False): "b1", (False, True): "h1",
+            (False, False): "full"}[(a.shape[0] == 1, a.shape[1] == 1)]
+    return np.ascontiguousarray(a), form, types[a.dtype]

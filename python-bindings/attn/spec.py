@@ -9,6 +9,9 @@ from typing import Optional
 
 # f32 is the CPU lowering's (the GPU kernels refuse f32 dots).
 _DTYPES = ("f16", "bf16", "f32")
+# An additive bias's broadcast forms: the leading extents of its
+# [B, Hq, Nq, Nk] shape that are 1 (broadcast) rather than B or Hq.
+BIAS_FORMS = {"full": ("?", "?"), "b1": ("1", "?"), "h1": ("?", "1"), "b1h1": ("1", "1")}
 
 
 class SpecError(ValueError):
@@ -28,6 +31,14 @@ class Spec:
     lse: bool = False
     scale: Optional[float] = None
     softcap: Optional[float] = None
+    # An additive bias operand (the op's `bias`): None, or its broadcast
+    # form, a key of BIAS_FORMS ("full": [B, Hq, Nq, Nk]; "b1": [1, Hq, Nq,
+    # Nk]; "h1": [B, 1, Nq, Nk]; "b1h1": [1, 1, Nq, Nk]), with its element
+    # type `bias_dtype` (None: `dtype`).
+    bias: Optional[str] = None
+    bias_dtype: Optional[str] = None
+    # ALiBi slopes, an [Hq] f32 operand (the op's `alibi_slopes`).
+    alibi: bool = False
     # A tile configuration ("#attn.tile_config<block_m = 64, ...>") and a
     # GPU one ("#attn.gpu_config<...>") for the op, as an autotuner of the
     # embedding compiler would pass them; None: the compiler's (the tuning
@@ -57,6 +68,17 @@ class Spec:
         if self.softcap is not None and not (self.softcap > 0 and math.isfinite(self.softcap)):
             raise SpecError("softcap must be a positive finite number, got %r"
                             % (self.softcap,))
+        if self.bias is not None and self.bias not in BIAS_FORMS:
+            raise SpecError("bias must be None or one of %s, got %r"
+                            % (tuple(BIAS_FORMS), self.bias))
+        if self.bias_dtype is not None:
+            if self.bias is None:
+                raise SpecError("bias_dtype %r without a bias" % (self.bias_dtype,))
+            if self.bias_dtype not in _DTYPES:
+                raise SpecError("bias_dtype must be one of %s, got %r"
+                                % (_DTYPES, self.bias_dtype))
+        if not isinstance(self.alibi, bool):
+            raise SpecError("alibi must be True or False, got %r" % (self.alibi,))
         for what, text in (("tile_config", self.tile_config),
                            ("gpu_config", self.gpu_config)):
             if text is not None and not (isinstance(text, str) and re.fullmatch(
@@ -87,6 +109,15 @@ class Spec:
         if self.lse:
             args.append("%lse: memref<?x?x?xf32>")
             outs = "outs(%%o, %%lse : %s, memref<?x?x?xf32>)" % v
+        operands = ""
+        if self.bias is not None:
+            b, h = BIAS_FORMS[self.bias]
+            bt = "memref<%sx%sx?x?x%s>" % (b, h, self.bias_dtype or self.dtype)
+            args.append("%%bias: %s" % bt)
+            operands += "\n                 bias(%%bias : %s)" % bt
+        if self.alibi:
+            args.append("%slopes: memref<?xf32>")
+            operands += "\n                 alibi_slopes(%slopes : memref<?xf32>)"
         attrs = []
         if self.mask_attr():
             attrs.append("mask = %s" % self.mask_attr())
@@ -100,6 +131,7 @@ class Spec:
             attrs.append("gpu_config = %s" % self.gpu_config)
         attr = (" {%s}" % ", ".join(attrs)) if attrs else ""
         return ("func.func @%s(%s) {\n"
-                "  attn.attention ins(%%q, %%k, %%v : %s, %s, %s)\n"
+                "  attn.attention ins(%%q, %%k, %%v : %s, %s, %s)%s\n"
                 "                 %s%s\n"
-                "  return\n}\n") % (self.name, ", ".join(args), q, q, v, outs, attr)
+                "  return\n}\n") % (self.name, ", ".join(args), q, q, v, operands, outs,
+                                     attr)

@@ -33,10 +33,35 @@ def test_spec_module_text():
     (dict(name="not a name"), "identifier"),
     (dict(tile_config="block_m = 64"), "tile_config"),
     (dict(gpu_config="#attn.gpu_config<wgmma = true>} {"), "gpu_config"),
+    (dict(bias="b2"), "bias must be"),
+    (dict(bias_dtype="f16"), "without a bias"),
+    (dict(bias="full", bias_dtype="f64"), "bias_dtype"),
+    (dict(alibi=1), "alibi"),
 ])
 def test_spec_refuses(bad, why):
     with pytest.raises(attn.SpecError, match=why):
         attn.Spec(**bad)
+
+
+def test_spec_modifications_text():
+    text = attn.Spec(bias="h1", bias_dtype="f32", alibi=True, softcap=30.0, lse=True,
+                     name="m").to_mlir()
+    assert ("%lse: memref<?x?x?xf32>, %bias: memref<?x1x?x?xf32>, "
+            "%slopes: memref<?xf32>)") in text
+    assert "bias(%bias : memref<?x1x?x?xf32>)" in text
+    assert "alibi_slopes(%slopes : memref<?xf32>)" in text
+    assert "softcap = 30.0 : f64" in text
+
+
+def test_compile_gpu_bias():
+    # A [1, 1, Nq, Nk] bias: a kernel with a bias buffer of that static
+    # shape and its TMA fallback on sm_90a.
+    a = attn.compile(attn.Spec(bias="b1h1", name="biased"), chip="sm_90a")
+    meta = a.kernels["biased"]
+    assert meta["score_mods"] == ["bias"]
+    bias = [b for b in meta["buffers"] if b["roles"] == ["bias"]]
+    assert bias and bias[0]["static_shape"] == [1, 1, -1, -1]
+    assert bias[0]["element_type"] == "f16"
 
 
 def test_compile_gpu_ptx(tmp_path):
