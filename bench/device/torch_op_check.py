@@ -8,8 +8,12 @@ the prebuilt kernels of build_torch_artifacts.py:
 1. against SDPA in fp32 on upcast inputs: f16/bf16, D = 64/128, unmasked
    and causal, odd lengths, Nq != Nk, one row, GQA 4:1, a [B, N, H, D]
    layout; every output finite where SDPA's is;
-2. fallbacks (a head dim with no kernel, an attn_mask, CPU tensors) are
-   counted, and `disabled()` sends calls to SDPA;
+1b. score modifications against an fp32 reference: an additive attn_mask
+   (attn's bias: full, [Nq, Nk], [B, 1] float32, a stride-0 expand, strided
+   rows, with is_causal, a NaN), a softcap, ALiBi; a bias under
+   torch.compile(fullgraph=True); the errors of calls with no fallback;
+2. fallbacks (a head dim with no kernel, a boolean attn_mask, CPU tensors)
+   are counted, and `disabled()` sends calls to SDPA;
 3. a small transformer block under torch.compile(fullgraph=True) agrees
    with eager;
 4. a launch captured in a CUDA graph and replayed on new inputs agrees;
@@ -77,6 +81,100 @@ for dtype in (torch.float16, torch.bfloat16):
                                                      (b, hq, hkv, nq, nk, layout)),
                        ok, rel_err="%.2e" % err, fell_back=fell)
 
+# 1b. score modifications: an additive attn_mask (attn's bias) in each
+# broadcast form, a softcap, ALiBi, against an fp32 reference written out
+# here (SDPA has no softcap or ALiBi; with a bias and a causal mask SDPA
+# refuses the pair).
+def ref_mods(q, k, v, causal=False, bias=None, softcap=None, slopes=None):
+    q, k, v = q.float(), k.float(), v.float()
+    g = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(g, 1), v.repeat_interleave(g, 1)
+    nq, nk = q.shape[2], k.shape[2]
+    s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if softcap is not None:
+        s = softcap * torch.tanh(s / softcap)
+    i = torch.arange(nq, device=dev)[:, None]
+    j = torch.arange(nk, device=dev)[None, :]
+    if slopes is not None:
+        s = s - slopes[None, :, None, None] * (j - i).abs()
+    if bias is not None:
+        s = s + bias.float()
+    if causal:
+        s = s.masked_fill(j > i, float("-inf"))
+    return torch.softmax(s, -1) @ v
+
+
+def check_mod(name, q, k, v, ref_kw, tol, **kw):
+    before = sum(at.fallbacks.values())
+    o = at.attention(q, k, v, enable_gqa=q.shape[1] != k.shape[1], **kw)
+    torch.cuda.synchronize()
+    r = ref_mods(q, k, v, **ref_kw)
+    nan_r, nan_o = torch.isnan(r), torch.isnan(o)
+    fin = ~nan_r
+    err = float((o.float()[fin] - r[fin]).abs().max() / r[fin].abs().max().clamp_min(1e-6))
+    fell = sum(at.fallbacks.values()) != before
+    ok = (not fell) and bool(torch.equal(nan_r, nan_o)) and \
+        bool(torch.isfinite(o[fin]).all()) and err < tol
+    record(name, ok, rel_err="%.2e" % err, fell_back=fell,
+           nan_rows=int(nan_o.any(-1).sum()))
+
+
+for dtype in (torch.float16, torch.bfloat16):
+    tol = 2e-2 if dtype == torch.bfloat16 else 1e-2
+    for d in (64, 128):
+        for (b, hq, hkv, nq, nk) in [(2, 8, 8, 333, 333), (1, 4, 4, 77, 300),
+                                     (1, 8, 2, 200, 200), (1, 4, 4, 1, 1)]:
+            q = torch.randn(b, hq, nq, d, dtype=dtype, device=dev)
+            k = torch.randn(b, hkv, nk, d, dtype=dtype, device=dev)
+            v = torch.randn(b, hkv, nk, d, dtype=dtype, device=dev)
+            for form, shape in (("full", (b, hq, nq, nk)), ("[Nq, Nk]", (nq, nk))):
+                bias = torch.randn(shape, dtype=dtype, device=dev) * 2
+                check_mod("bias %s %s D%d %s" % (form, str(dtype)[6:], d, (b, hq, hkv, nq, nk)),
+                          q, k, v, dict(bias=bias), tol, attn_mask=bias)
+b, hq, nq, nk, d = 2, 8, 333, 333, 128
+q = torch.randn(b, hq, nq, d, dtype=torch.float16, device=dev)
+k, v = torch.randn_like(q), torch.randn_like(q)
+bias = torch.randn(b, 1, nq, nk, dtype=torch.float32, device=dev)
+check_mod("bias [B, 1, Nq, Nk] float32", q, k, v, dict(bias=bias), 1e-2, attn_mask=bias)
+bias = torch.randn(1, hq, nq, nk, dtype=torch.float16, device=dev).expand(b, hq, nq, nk)
+check_mod("bias [1, H] expanded to [B, H] (stride 0)", q, k, v, dict(bias=bias), 1e-2,
+          attn_mask=bias)
+bias = torch.randn(b, hq, nq, nk + 8, dtype=torch.float16, device=dev)[..., :nk]
+check_mod("bias strided rows (the TMA fallback)", q, k, v, dict(bias=bias), 1e-2,
+          attn_mask=bias)
+bias = torch.randn(b, hq, nq, nk, dtype=torch.float16, device=dev)
+check_mod("bias with is_causal", q, k, v, dict(bias=bias, causal=True), 1e-2,
+          attn_mask=bias, is_causal=True)
+nanb = bias.clone()
+nanb[0, 3, 17, 40] = float("nan")
+check_mod("bias with a NaN: its row NaN, as the reference's", q, k, v, dict(bias=nanb),
+          1e-2, attn_mask=nanb)
+check_mod("softcap 30 f16 D128", q * 4, k, v, dict(softcap=30.0), 1e-2, softcap=30.0)
+qb, kb, vb = (x.bfloat16() for x in (q, k, v))
+check_mod("softcap 30 bf16 D128 causal", qb * 4, kb, vb, dict(softcap=30.0, causal=True),
+          2e-2, softcap=30.0, is_causal=True)
+slopes = (2.0 ** -torch.arange(1, hq + 1, device=dev, dtype=torch.float32))
+check_mod("ALiBi f16 D128 causal", q, k, v, dict(slopes=slopes, causal=True), 1e-2,
+          alibi_slopes=slopes, is_causal=True)
+bias = torch.randn(1, 1, nq, nk, dtype=torch.float16, device=dev)
+f = torch.compile(lambda q, k, v, m: at.attention(q, k, v, attn_mask=m), fullgraph=True)
+with torch.no_grad():
+    got, eager = f(q, k, v, bias), at.attention(q, k, v, attn_mask=bias)
+torch.cuda.synchronize()
+record("bias under torch.compile(fullgraph=True) == eager",
+       torch.allclose(got, eager, atol=2e-3, rtol=2e-3),
+       max_diff="%.2e" % float((got - eager).abs().max()))
+for name, kw, exc in (("softcap with no kernel and no SDPA fallback raises",
+                       dict(softcap=30.0), ValueError),
+                      ("ALiBi slopes of the wrong shape raise",
+                       dict(alibi_slopes=slopes[:3]), ValueError)):
+    try:
+        qq = q.cpu() if "softcap" in kw else q
+        at.attention(qq, qq, qq, **kw)
+        record(name, False)
+    except exc as e:
+        record(name, True, error=str(e)[:80])
+
 # 2. fallbacks and the switch
 q = torch.randn(1, 4, 64, 96, dtype=torch.float16, device=dev)
 o = at.attention(q, q, q)
@@ -85,7 +183,7 @@ record("fallback: D=96 has no kernel", any("D=96" in r for r in at.fallbacks) an
 q = torch.randn(1, 4, 64, 64, dtype=torch.float16, device=dev)
 mask = torch.ones(64, 64, dtype=torch.bool, device=dev).tril()
 at.attention(q, q, q, attn_mask=mask)
-record("fallback: attn_mask counted", at.fallbacks["attn_mask tensors"] == 1)
+record("fallback: a boolean attn_mask counted", at.fallbacks["boolean attn_mask"] == 1)
 at.attention(q.cpu(), q.cpu(), q.cpu())
 record("fallback: CPU tensors counted", at.fallbacks["tensors not on a CUDA device"] == 1)
 with at.disabled():

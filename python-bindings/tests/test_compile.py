@@ -64,6 +64,17 @@ def test_compile_gpu_bias():
     assert bias[0]["element_type"] == "f16"
 
 
+def test_compile_gpu_softcap_metadata():
+    # The softcap's value is in the kernel's JSON (attn.torch matches
+    # prebuilt kernels to calls by it), with ALiBi's slopes as a buffer.
+    a = attn.compile(attn.Spec(softcap=20.5, alibi=True, name="capped"), chip="sm_90a")
+    meta = a.kernels["capped"]
+    assert meta["score_mods"] == ["softcap", "alibi"]
+    assert meta["softcap"] == 20.5
+    assert [b["roles"] for b in meta["buffers"]][-1] == ["alibi_slopes"]
+    assert "softcap" not in attn.compile(attn.Spec(name="plain"), chip="sm_90a").kernels["plain"]
+
+
 def test_compile_gpu_ptx(tmp_path):
     spec = attn.Spec(dtype="f16", head_dim=128, causal=True, name="causal128")
     a = attn.compile(spec, chip="sm_90a")

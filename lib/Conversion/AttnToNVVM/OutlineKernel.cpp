@@ -372,7 +372,8 @@ static LogicalResult outline(func::FuncOp func, ProgramOp program,
   launch.append("divisible_sizes", mb.getArrayAttr(divides));
   launch.append("broadcast_sizes", mb.getArrayAttr(broadcasts));
   // What the program computes, where attn-tile recorded it (informational).
-  for (StringRef name : {"attn.mask", "attn.scale", "attn.score_mods"})
+  for (StringRef name :
+       {"attn.mask", "attn.scale", "attn.score_mods", "attn.softcap"})
     if (Attribute attr = program->getAttr(name))
       launch.append(name.drop_front(5), attr);
   kernel->setAttr("attn.launch", launch.getDictionary(ctx));

@@ -373,6 +373,11 @@ static void tileAttention(RewriterBase &rewriter, AttentionOp op) {
     modNames.push_back(b.getStringAttr("mask_mod"));
   if (!modNames.empty())
     program->setAttr("attn.score_mods", b.getArrayAttr(modNames));
+  // The softcap's value too: a caller matching prebuilt kernels to calls
+  // (attn.torch) needs it, and no buffer says it.
+  if (std::optional<APFloat> softcap = op.getSoftcap())
+    program->setAttr("attn.softcap",
+                     b.getF64FloatAttr(softcap->convertToDouble()));
 
   // Step 3: program ids to indices; the query block; the softmax state.
   b.setInsertionPointToStart(&program.getBody().front());
