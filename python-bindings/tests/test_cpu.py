@@ -10,7 +10,9 @@ import pytest
 import attn.cpu
 
 
-def reference(q, k, v, causal=False, alignment="top_left", window=None, scale=None):
+def reference(q, k, v, causal=False, alignment="top_left", window=None, scale=None,
+              softcap=None, bias=None, alibi_slopes=None):
+    """The op's semantics in fp64 (score modifications in its order)."""
     q, k, v = (x.astype(np.float64) for x in (q, k, v))
     b, hq, nq, d = q.shape
     hkv, nk = k.shape[1], k.shape[2]
@@ -19,6 +21,13 @@ def reference(q, k, v, causal=False, alignment="top_left", window=None, scale=No
     s = np.einsum("bhqd,bhkd->bhqk", q, k) * (scale if scale else 1 / math.sqrt(d))
     i = np.arange(nq)[:, None] + (nk - nq if alignment == "bottom_right" else 0)
     j = np.arange(nk)[None, :]
+    if softcap is not None:
+        s = softcap * np.tanh(s / softcap)
+    if alibi_slopes is not None:
+        s = s - alibi_slopes.astype(np.float64)[None, :, None, None] * np.abs(j - i)
+    if bias is not None:
+        bias = bias.astype(np.float64)
+        s = s + bias.reshape((1,) * (4 - bias.ndim) + bias.shape)
     visible = np.ones((nq, nk), bool)
     if causal:
         visible = j <= i

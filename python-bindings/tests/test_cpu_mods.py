@@ -3,40 +3,11 @@ in each broadcast form and element type) against an fp64 numpy
 reference, with masks, GQA, odd lengths and Nq != Nk; NaN in a bias
 propagates to its rows only; shape and type errors."""
 
-import math
-
 import numpy as np
 import pytest
 
 import attn.cpu
-
-
-def reference(q, k, v, causal=False, alignment="top_left", scale=None, softcap=None,
-              bias=None, alibi_slopes=None):
-    q, k, v = (x.astype(np.float64) for x in (q, k, v))
-    b, hq, nq, d = q.shape
-    hkv, nk = k.shape[1], k.shape[2]
-    k = np.repeat(k, hq // hkv, axis=1)
-    v = np.repeat(v, hq // hkv, axis=1)
-    s = np.einsum("bhqd,bhkd->bhqk", q, k) * (scale if scale else 1 / math.sqrt(d))
-    diag = np.arange(nq)[:, None] + (nk - nq if alignment == "bottom_right" else 0)
-    j = np.arange(nk)[None, :]
-    if softcap is not None:
-        s = softcap * np.tanh(s / softcap)
-    if alibi_slopes is not None:
-        s = s - alibi_slopes.astype(np.float64)[None, :, None, None] * np.abs(j - diag)
-    if bias is not None:
-        bias = bias.astype(np.float64)
-        s = s + bias.reshape((1,) * (4 - bias.ndim) + bias.shape)
-    visible = j <= diag if causal else np.ones((nq, nk), bool)
-    s = np.where(visible, s, -np.inf)
-    m = s.max(-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    p = np.exp(s - m)
-    l = p.sum(-1, keepdims=True)
-    o = np.einsum("bhqk,bhkd->bhqd", p, v) / np.where(l > 0, l, 1)
-    lse = np.where(l[..., 0] > 0, (m + np.log(np.where(l > 0, l, 1)))[..., 0], -np.inf)
-    return o, lse
+from test_cpu import reference
 
 
 def rand(rng, *shape, dtype=np.float16):
