@@ -358,13 +358,13 @@ def _no_backward(ctx, grad):
 torch.library.register_autograd("attn::attention", _no_backward)
 
 
-def _bias_view(mask, b, h, nq, nk):
-    """SDPA's additive `attn_mask` as attn's bias: a [B or 1, H or 1, Nq, Nk]
-    view (a leading extent broadcast by a stride of 0 taken as 1) and its
-    broadcast form, or (None, why)."""
+def _bias_view(mask, dtype, b, h, nq, nk):
+    """SDPA's additive `attn_mask` as attn's bias (of q's `dtype` or
+    float32): a [B or 1, H or 1, Nq, Nk] view (a leading extent broadcast
+    by a stride of 0 taken as 1) and its broadcast form, or (None, why)."""
     if mask.dtype == torch.bool:
         return None, "boolean attn_mask"
-    if not mask.is_floating_point():
+    if mask.dtype not in (dtype, torch.float32):
         return None, "attn_mask of dtype %s" % mask.dtype
     if not 2 <= mask.dim() <= 4:
         return None, "attn_mask of rank %d" % mask.dim()
@@ -404,9 +404,6 @@ def attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
     if _is_disabled():
         why = "disabled"
         fallbacks[why] += 1
-    elif attn_mask is not None and attn_mask.dtype not in (query.dtype, torch.float32) \
-            and attn_mask.dtype != torch.bool:
-        why = "attn_mask of dtype %s" % attn_mask.dtype
     elif dropout_p:
         why = "dropout"
     elif not (query.is_cuda and key.is_cuda and value.is_cuda):
@@ -416,8 +413,8 @@ def attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
     elif query.shape[1] != key.shape[1] and not enable_gqa:
         why = "Hq != Hkv without enable_gqa"
     elif attn_mask is not None:
-        bias, bias_form = _bias_view(attn_mask, query.shape[0], query.shape[1],
-                                     query.shape[2], key.shape[2])
+        bias, bias_form = _bias_view(attn_mask, query.dtype, query.shape[0],
+                                     query.shape[1], query.shape[2], key.shape[2])
         if bias is None:
             why = bias_form
     kind, left, right = "none", 0, 0
