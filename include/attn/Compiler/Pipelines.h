@@ -52,14 +52,15 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Stage a bias tile of 80, 96 or 112 columns (any "
                      "multiple of 16 but not of 64) in a 32- or 64-byte TMA "
                      "swizzle instead of unswizzled rows (attn-stage-loads; "
-                     "off until measured on the device)"),
+                     "off: faster only at 96 columns, which the tuned bias "
+                     "tiles do not use; perf-log, 24th session)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> ldmatrixLocalLoads{
       *this, "ldmatrix-local-loads",
       llvm::cl::desc("Read a staged bias from shared memory four pairs per "
                      "ldmatrix.x4 instead of one per 4-byte load "
-                     "(convert-attn-tile-to-nvvm; off until measured on the "
-                     "device)"),
+                     "(convert-attn-tile-to-nvvm; off: correct on the device, "
+                     "no faster; perf-log, 24th session)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> tmaFallbacks{
       *this, "tma-fallbacks",
