@@ -2,8 +2,10 @@
 # Forty-ninth session, first call.
 #  1. on an H200 only: session45-h200-lean.sh at N = 4096 / 16384 on the
 #     full pack (the whole build against cuDNN; run.py --quick first), 300 s;
-#  2. session48-torch.sh: attn.torch at 1e68a58 (the attn_mask dtype check
-#     moved into _bias_view; never run on a device), 70 s;
+#  2. session48-torch.sh with session49-torch-bool-mask.patch applied to
+#     this copy of the tree (a boolean attn_mask as a 0 / -inf bias; its
+#     checks in torch_op_check.py; never run on a device; main keeps the
+#     SDPA fallback until this passes), 70 s;
 #  3. clock_probe.py: the f16 / bf16 softcap against plain in sustained
 #     2 s segments with the SM clock sampled (prediction in
 #     docs/perf-log.md, forty-ninth session).
@@ -17,6 +19,9 @@ if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   OUT=$top/h200 NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh 300 7607a54
 fi
 mkdir -p "$top/torch"
+P=bench/device/probes/session49-torch-bool-mask.patch
+if git apply "$P" 2>/dev/null || patch -p1 < "$P"; then echo "bool-mask patch applied"
+else echo "bool-mask patch NOT applied: the torch check runs main's attn.torch"; fi
 OUT=$top/torch bash bench/device/probes/session48-torch.sh 70
 mkdir -p "$top/clock"
 timeout 150 python3 bench/device/probes/clock_probe.py --artifacts /tmp/t/full \
