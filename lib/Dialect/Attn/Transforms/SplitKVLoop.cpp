@@ -22,7 +22,7 @@
 //     t in [lo, hi - (g1 - g0)), not blocks: the body works on block
 //     t + (t >= g0 ? g1 - g0 : 0), as attn-reverse-kv-loops maps positions
 //     to blocks too. The loops stay one contiguous chain of positions
-//     (what attn-pipeline, attn-warp-specialize and attn-persistent-tiles
+//     (what attn-pipeline and attn-warp-specialize, persistent or not,
 //     schedule copies over), and the hidden blocks are never visited: they
 //     add nothing to the softmax state.
 //
