@@ -60,6 +60,11 @@ config.substitutions.append(
 config.substitutions.append(
     ("%attn_runtime_test", os.path.join(config.attn_runtime_dir, "attn_runtime_test")))
 config.substitutions.append(("%attn_runtime_dir", config.attn_runtime_dir))
+# Mutants of kernel descriptions through the runtime's checks, under ASan +
+# UBSan (runtime/test/metadata_fuzz.cpp).
+config.substitutions.append(
+    ("%attn_runtime_metadata_fuzz",
+     os.path.join(config.attn_runtime_dir, "attn_runtime_metadata_fuzz")))
 # The tuning databases the build makes from data/tuning/.
 config.substitutions.append(
     ("%attn_tuning_dir", os.path.join(config.attn_obj_root, "share", "attn")))
