@@ -278,19 +278,11 @@ void checkFiles(const attn_kernel_desc &d, const std::string &dir) {
 }
 
 int64_t randomExtent() {
-  static const int64_t extents[] = {0,
-                                    1,
-                                    2,
-                                    7,
-                                    64,
-                                    100,
-                                    128,
-                                    333,
-                                    1000,
-                                    16384,
-                                    -1,
-                                    (int64_t(1) << 31) - 1025,
-                                    int64_t(1) << 31};
+  // clang-format off
+  static const int64_t extents[] = {
+      0, 1, 2, 7, 64, 100, 128, 333, 1000, 16384, -1,
+      (int64_t(1) << 31) - 1025, int64_t(1) << 31};
+  // clang-format on
   return extents[below(std::size(extents))];
 }
 
