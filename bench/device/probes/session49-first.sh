@@ -16,7 +16,7 @@ top=${OUT:-/tmp/out}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   mkdir -p "$top/h200"
-  OUT=$top/h200 NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh 300 7607a54
+  OUT=$top/h200 NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh 300 f998dda
 fi
 mkdir -p "$top/torch"
 P=bench/device/probes/session49-torch-bool-mask.patch
