@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Forty-ninth session, first call.
-#  1. on an H200 only: session45-h200-lean.sh at N = 4096 / 16384 on the
+#  1. session45-h200-lean.sh (on either card) at N = 4096 / 16384 on the
 #     full pack (the whole build against cuDNN; run.py --quick first), 300 s;
 #  2. session48-torch.sh with session49-torch-bool-mask.patch applied to
 #     this copy of the tree (a boolean attn_mask as a 0 / -inf bias; its
@@ -14,10 +14,10 @@
 set -uo pipefail
 top=${OUT:-/tmp/out}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  mkdir -p "$top/h200"
-  OUT=$top/h200 NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh 300 f998dda
-fi
+# On an H100 too (cuDNN is timed in the same run), into $OUT/h100.
+card=h100; nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && card=h200
+mkdir -p "$top/$card"
+OUT=$top/$card NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh 300 f998dda
 mkdir -p "$top/torch"
 P=bench/device/probes/session49-torch-bool-mask.patch
 if git apply "$P" 2>/dev/null || patch -p1 < "$P"; then echo "bool-mask patch applied"
