@@ -16,8 +16,11 @@ top=${OUT:-/tmp/out}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 # On an H100 too (cuDNN is timed in the same run), into $OUT/h100.
 card=h100; nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && card=h200
-mkdir -p "$top/$card"
-OUT=$top/$card NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh 300 f998dda
+# LEAN_S=0 skips it (a small device budget: the other two take ~230 s).
+if [ "${LEAN_S:-300}" -gt 0 ]; then
+  mkdir -p "$top/$card"
+  OUT=$top/$card NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh ${LEAN_S:-300} f998dda
+fi
 mkdir -p "$top/torch"
 P=bench/device/probes/session49-torch-bool-mask.patch
 if git apply "$P" 2>/dev/null || patch -p1 < "$P"; then echo "bool-mask patch applied"
