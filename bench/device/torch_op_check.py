@@ -10,9 +10,10 @@ the prebuilt kernels of build_torch_artifacts.py:
    layout; every output finite where SDPA's is;
 1b. score modifications against an fp32 reference: an additive attn_mask
    (attn's bias: full, [Nq, Nk], [B, 1] float32, a stride-0 expand, strided
-   rows, with is_causal, a NaN), a softcap, ALiBi; a bias under
+   rows, with is_causal, a NaN), a boolean attn_mask (as a 0 / -inf bias;
+   a row with no key gives 0), a softcap, ALiBi; a bias under
    torch.compile(fullgraph=True); the errors of calls with no fallback;
-2. fallbacks (a head dim with no kernel, a boolean attn_mask, CPU tensors)
+2. fallbacks (a head dim with no kernel, a mask attn cannot take, CPU tensors)
    are counted, and `disabled()` sends calls to SDPA;
 3. a small transformer block under torch.compile(fullgraph=True) agrees
    with eager;
@@ -156,6 +157,59 @@ check_mod("softcap 30 bf16 D128 causal", qb * 4, kb, vb, dict(softcap=30.0, caus
 slopes = (2.0 ** -torch.arange(1, hq + 1, device=dev, dtype=torch.float32))
 check_mod("ALiBi f16 D128 causal", q, k, v, dict(slopes=slopes, causal=True), 1e-2,
           alibi_slopes=slopes, is_causal=True)
+# A boolean attn_mask becomes a 0 / -inf bias (True: the key takes part).
+def bool_bias(mask):
+    return torch.zeros(mask.shape, device=dev).masked_fill(~mask, float("-inf"))
+
+
+for dtype, shape in ((torch.float16, (nq, nk)), (torch.bfloat16, (b, 1, nq, nk)),
+                     (torch.float16, (b, hq, nq, nk))):
+    mask = torch.rand(shape, device=dev) > 0.3
+    mask[..., 0] = True  # every row keeps a key
+    qq, kk, vv = (x.to(dtype) for x in (q, k, v))
+    check_mod("boolean attn_mask %s %s" % (tuple(shape), str(dtype)[6:]), qq, kk, vv,
+              dict(bias=bool_bias(mask)), 2e-2 if dtype == torch.bfloat16 else 1e-2,
+              attn_mask=mask)
+mask = torch.ones(nq, nk, dtype=torch.bool, device=dev).tril()
+check_mod("boolean tril attn_mask == is_causal's reference", q, k, v, dict(causal=True), 1e-2,
+          attn_mask=mask)
+mask = torch.rand(nq, nk, device=dev) > 0.3
+mask[..., 0] = True
+mask[40] = False  # query row 40 sees no key
+before = sum(at.fallbacks.values())
+o = at.attention(q, k, v, attn_mask=mask)
+torch.cuda.synchronize()
+keep = torch.ones(nq, dtype=torch.bool, device=dev)
+keep[40] = False
+r = ref_mods(q, k, v, bias=bool_bias(mask))
+err = float((o.float()[:, :, keep] - r[:, :, keep]).abs().max() / r[:, :, keep].abs().max())
+sd = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)[:, :, 40]
+record("boolean attn_mask with a row that sees no key: that row 0, the rest as the reference",
+       sum(at.fallbacks.values()) == before and bool((o[:, :, 40] == 0).all()) and err < 1e-2,
+       rel_err="%.2e" % err, sdpa_row="nan" if bool(sd.isnan().any()) else
+       "max |o| %.3g" % float(sd.abs().max()))
+# Masks broadcast along rows or columns (SDPA broadcasts them; attn writes
+# them out in full): a key-padding mask, 1-D and [B, 1, 1, Nk], and a
+# per-row one.
+for shape in ((nk,), (b, 1, 1, nk)):
+    mask = torch.rand(shape, device=dev) > 0.3
+    mask[..., 0] = True
+    check_mod("boolean key-padding attn_mask %s" % (shape,), q, k, v,
+              dict(bias=bool_bias(mask)), 1e-2, attn_mask=mask)
+bias = torch.randn(nk, dtype=torch.float16, device=dev) * 2
+check_mod("bias 1-D [Nk] float16", q, k, v, dict(bias=bias), 1e-2, attn_mask=bias)
+bias = torch.randn(b, 1, nq, 1, dtype=torch.float32, device=dev) * 2
+check_mod("bias [B, 1, Nq, 1] float32", q, k, v, dict(bias=bias), 1e-2, attn_mask=bias)
+mask = torch.ones(nq, 1, dtype=torch.bool, device=dev)
+mask[40] = False  # query row 40 sees no key
+before = sum(at.fallbacks.values())
+o = at.attention(q, k, v, attn_mask=mask)
+torch.cuda.synchronize()
+r = ref_mods(q, k, v)
+err = float((o.float()[:, :, keep] - r[:, :, keep]).abs().max() / r[:, :, keep].abs().max())
+record("boolean attn_mask [Nq, 1]: row 40 0, the rest as the reference",
+       sum(at.fallbacks.values()) == before and bool((o[:, :, 40] == 0).all()) and err < 1e-2,
+       rel_err="%.2e" % err)
 bias = torch.randn(1, 1, nq, nk, dtype=torch.float16, device=dev)
 f = torch.compile(lambda q, k, v, m: at.attention(q, k, v, attn_mask=m), fullgraph=True)
 with torch.no_grad():
@@ -181,10 +235,18 @@ o = at.attention(q, q, q)
 record("fallback: D=96 has no kernel", any("D=96" in r for r in at.fallbacks) and
        torch.allclose(o, F.scaled_dot_product_attention(q, q, q)))
 q = torch.randn(1, 4, 64, 64, dtype=torch.float16, device=dev)
-mask = torch.ones(64, 64, dtype=torch.bool, device=dev).tril()
-before = at.fallbacks["boolean attn_mask"]
-at.attention(q, q, q, attn_mask=mask)
-record("fallback: a boolean attn_mask counted", at.fallbacks["boolean attn_mask"] == before + 1)
+mask = torch.randn(64, 64, dtype=torch.float16, device=dev)  # for bf16 q
+qb = q.bfloat16()
+why = "attn_mask of dtype torch.float16"
+before = at.fallbacks[why]
+try:
+    o = at.attention(qb, qb, qb, attn_mask=mask)
+    torch.cuda.synchronize()
+    sdpa = "returned"
+except RuntimeError as e:
+    sdpa = "raised: %s" % str(e)[:80]
+record("fallback: an attn_mask of another dtype is counted and goes to SDPA",
+       at.fallbacks[why] == before + 1, sdpa=sdpa)
 before = at.fallbacks["tensors not on a CUDA device"]
 at.attention(q.cpu(), q.cpu(), q.cpu())
 record("fallback: CPU tensors counted",

@@ -13,7 +13,13 @@ Nq != Nk); `window=(left, right)` is a sliding window (bottom-right).
 A floating-point `attn_mask` (q's dtype or float32) is SDPA's additive
 mask and attn's bias: [B or 1, H or 1, Nq, Nk] or fewer leading
 dimensions, an extent of 1 (or a stride of 0) broadcasting, and combines
-with `is_causal` (SDPA refuses that pair). `softcap=c` (c tanh(s / c), on
+with `is_causal` (SDPA refuses that pair). A mask broadcast along rows or
+columns (a key-padding mask [B, 1, 1, Nk]) is written out in full for the
+kernel, B or 1 x H or 1 x Nq x Nk elements. A boolean `attn_mask` of those
+shapes (True: the key takes part) becomes such a bias, 0 or -inf, as SDPA
+makes one for its kernels that take a bias; a query row with no key left
+gives O = 0 (and LSE = -inf), attn's convention for a row with nothing
+visible. `softcap=c` (c tanh(s / c), on
 the scaled scores) and `alibi_slopes` ([Hq] float32, FlashAttention's
 ALiBi) are attn's too; a call with one of them, a window, a bottom-right
 causal mask or a bias under a causal mask has no SDPA equivalent, so
@@ -23,8 +29,8 @@ Kernels come from a directory of prebuilt artifacts (ahead of time, where
 the compiler is not installed, as on the GPU machine here), else are
 compiled on first use into an on-disk cache keyed by the spec, the chip,
 the compiler version and the tuning database (ATTN_CACHE_DIR, default
-~/.cache/attn). Inputs no kernel takes (another dtype or head dim, a
-boolean `attn_mask` or one of another shape or dtype, dropout, CPU
+~/.cache/attn). Inputs no kernel takes (another dtype or head dim,
+an `attn_mask` of another dtype, dropout, CPU
 tensors, a scale no prebuilt kernel has without a compiler) go to torch's
 SDPA; each reason is counted in
 `fallbacks` and logged once. `with attn.torch.disabled():` (or
@@ -359,14 +365,15 @@ torch.library.register_autograd("attn::attention", _no_backward)
 
 
 def _bias_view(mask, dtype, b, h, nq, nk):
-    """SDPA's additive `attn_mask` as attn's bias (of q's `dtype` or
-    float32): a [B or 1, H or 1, Nq, Nk] view (a leading extent broadcast
-    by a stride of 0 taken as 1) and its broadcast form, or (None, why)."""
-    if mask.dtype == torch.bool:
-        return None, "boolean attn_mask"
-    if mask.dtype not in (dtype, torch.float32):
+    """SDPA's `attn_mask` as attn's bias: an additive mask (of q's `dtype`
+    or float32) as a [B or 1, H or 1, Nq, Nk] view (a leading extent
+    broadcast by a stride of 0 taken as 1; a row or column broadcast,
+    by an extent of 1 or a stride of 0, written out in full), a boolean
+    one (True: the key takes part) as a new bias of q's `dtype`, 0 or
+    -inf, of that shape; with its broadcast form, or (None, why)."""
+    if mask.dtype not in (dtype, torch.float32, torch.bool):
         return None, "attn_mask of dtype %s" % mask.dtype
-    if not 2 <= mask.dim() <= 4:
+    if not 1 <= mask.dim() <= 4:
         return None, "attn_mask of rank %d" % mask.dim()
     m = mask[(None,) * (4 - mask.dim())]
     lead = []
@@ -377,10 +384,20 @@ def _bias_view(mask, dtype, b, h, nq, nk):
             return None, "attn_mask of shape %s for [B, H, Nq, Nk] = %s" % (
                 tuple(mask.shape), (b, h, nq, nk))
         lead.append("1" if m.shape[dim] == 1 else "?")
-    if tuple(m.shape[2:]) != (nq, nk):
+    if m.shape[2] not in (1, nq) or m.shape[3] not in (1, nk):
         return None, "attn_mask of shape %s for [B, H, Nq, Nk] = %s" % (
             tuple(mask.shape), (b, h, nq, nk))
-    if 0 in (m.stride(2), m.stride(3)):  # broadcast along a row or column
+    # A row or column of extent 1 broadcasts, as in SDPA (a key-padding
+    # mask [B, 1, 1, Nk]); attn's bias has no such form, so it is expanded
+    # and written out below, B or 1 x H or 1 x Nq x Nk elements.
+    m = m.expand(m.shape[0], m.shape[1], nq, nk)
+    if m.dtype == torch.bool:
+        # What SDPA does with a boolean mask for its kernels that take a
+        # bias (the memory-efficient and cuDNN ones): one tensor of the
+        # (un-broadcast) mask's extents, written each call.
+        m = torch.zeros(m.shape, dtype=dtype, device=m.device).masked_fill_(
+            m.logical_not(), float("-inf"))
+    elif 0 in (m.stride(2), m.stride(3)):  # broadcast along a row or column
         m = m.contiguous()
     form = next(f for f, ext in BIAS_FORMS.items() if ext == tuple(lead))
     return m, form

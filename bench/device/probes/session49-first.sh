@@ -2,10 +2,9 @@
 # Forty-ninth session, first call.
 #  1. session45-h200-lean.sh (on either card) at N = 4096 / 16384 on the
 #     full pack (the whole build against cuDNN; run.py --quick first), 300 s;
-#  2. session48-torch.sh with session49-torch-bool-mask.patch applied to
-#     this copy of the tree (a boolean attn_mask as a 0 / -inf bias; its
-#     checks in torch_op_check.py; never run on a device; main keeps the
-#     SDPA fallback until this passes), 70 s;
+#  2. session48-torch.sh (it applied session49-torch-bool-mask.patch to
+#     this copy of the tree; the patch landed in the fiftieth session after
+#     its checks passed, so main's attn.torch is checked now), 70 s;
 #  3. clock_probe.py: the f16 / bf16 softcap against plain in sustained
 #     2 s segments with the SM clock sampled (prediction in
 #     docs/perf-log.md, forty-ninth session).
@@ -22,9 +21,6 @@ if [ "${LEAN_S:-300}" -gt 0 ]; then
   OUT=$top/$card NS=4096,16384 bash bench/device/probes/session45-h200-lean.sh ${LEAN_S:-300} f998dda
 fi
 mkdir -p "$top/torch"
-P=bench/device/probes/session49-torch-bool-mask.patch
-if git apply "$P" 2>/dev/null || patch -p1 < "$P"; then echo "bool-mask patch applied"
-else echo "bool-mask patch NOT applied: the torch check runs main's attn.torch"; fi
 OUT=$top/torch bash bench/device/probes/session48-torch.sh 70
 mkdir -p "$top/clock"
 timeout 150 python3 bench/device/probes/clock_probe.py --artifacts /tmp/t/full \
