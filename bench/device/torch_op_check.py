@@ -11,9 +11,10 @@ the prebuilt kernels of build_torch_artifacts.py:
 1b. score modifications against an fp32 reference: an additive attn_mask
    (attn's bias: full, [Nq, Nk], [B, 1] float32, a stride-0 expand, strided
    rows, with is_causal, a NaN), a boolean attn_mask (as a 0 / -inf bias;
-   a row with no key gives 0), a softcap, ALiBi; a bias under
+   a row with no key gives 0), masks broadcast along rows or columns
+   (key-padding [Nk] and [B, 1, 1, Nk], [Nq, 1]), a softcap, ALiBi; a bias under
    torch.compile(fullgraph=True); the errors of calls with no fallback;
-2. fallbacks (a head dim with no kernel, a mask attn cannot take, CPU tensors)
+2. fallbacks (a head dim with no kernel, a mask of another dtype, CPU tensors)
    are counted, and `disabled()` sends calls to SDPA;
 3. a small transformer block under torch.compile(fullgraph=True) agrees
    with eager;
