@@ -394,7 +394,8 @@ def _bias_view(mask, dtype, b, h, nq, nk):
     if m.dtype == torch.bool:
         # What SDPA does with a boolean mask for its kernels that take a
         # bias (the memory-efficient and cuDNN ones): one tensor of the
-        # (un-broadcast) mask's extents, written each call.
+        # mask's leading extents (B or 1, H or 1) by Nq x Nk, written each
+        # call.
         m = torch.zeros(m.shape, dtype=dtype, device=m.device).masked_fill_(
             m.logical_not(), float("-inf"))
     elif 0 in (m.stride(2), m.stride(3)):  # broadcast along a row or column
