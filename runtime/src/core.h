@@ -86,12 +86,17 @@ bool checkVariant(const attn_kernel_desc &main, const attn_kernel_desc &variant,
 bool readTmaFallback(const std::string &dir, const attn_kernel_desc &main,
                      attn_kernel_desc &fallback, std::string &error);
 
-/// Whether `desc`'s launch with these arguments is refused because one of
-/// its tensor maps cannot describe its argument (a pointer or a stride TMA
-/// cannot take), with that refusal in `why`; false for a launch that passes
-/// or that is refused for anything else (validate_args.cpp).
+/// Whether `desc`'s launch with these arguments should go to its TMA
+/// fallback, with the reason in `why`: because one of its tensor maps
+/// cannot describe its argument (a pointer or a stride TMA cannot take;
+/// `preferred` false), or, for a launch that passes, because a map's box
+/// would copy one row many times (a zero stride along a dim the box spans;
+/// `preferred` true: the fallback runs only where it takes the launch).
+/// False for a launch that passes otherwise or that is refused for
+/// anything else (validate_args.cpp).
 bool refusedByTma(const attn_kernel_desc &desc, const attn_arg *args,
-                  size_t numArgs, int32_t smCount, std::string &why);
+                  size_t numArgs, int32_t smCount, std::string &why,
+                  bool &preferred);
 
 /// The extent that picks a variant: size 2 of the first "k" argument, or -1
 /// when there is none of rank >= 3 or it is negative.

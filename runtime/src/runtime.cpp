@@ -742,10 +742,18 @@ int dispatchV2(attn_kernel &k, const char *fn, const attn_arg *args,
     trace(choice);
   }
   // Where a tensor map of the chosen kernel cannot describe its argument,
-  // its fallback runs (and is checked in full).
+  // its fallback runs (and is checked in full); where a map only would copy
+  // one row many times, the fallback runs if it takes the launch.
   std::string why;
+  bool preferred = false;
   bool fellBack = run->fallback && refusedByTma(run->desc, args, numArgs,
-                                                run->smCount, why);
+                                                run->smCount, why, preferred);
+  if (fellBack && preferred) {
+    attn_launch_plan_v2 plan;
+    std::string unused;
+    fellBack = validateArgs(run->fallback->desc, args, numArgs,
+                            run->fallback->smCount, plan, unused);
+  }
   if (fellBack) {
     run = run->fallback;
     choice += std::string(choice.empty() ? "" : ", ") + "TMA fallback " +

@@ -110,10 +110,18 @@ public:
   /// After a run that failed: whether a tensor map refused its argument
   /// (and everything checked before the tensor maps passed).
   bool refusedByTensorMap() const { return tmaRefused; }
+  /// After any run: the first tensor map whose box has rows that are one
+  /// row (a zero stride on a dim the box spans: a mask broadcast over its
+  /// rows), with the map and dim named; "" if none. TMA copies such a box
+  /// correctly, but its copies of the one row ran slower than the TMA
+  /// fallback's loads (keypad_time.py on an H100, fifty-first session), so
+  /// the fallback is preferred where it takes the launch.
+  const std::string &aliasedBox() const { return aliased; }
 
 private:
   const attn_kernel_desc &d;
   bool tmaRefused = false;
+  std::string aliased;
   const int32_t smCount; // <= 0: unknown
   std::string &error;
   const attn_tensor *tensorOf[ATTN_MAX_BUFFERS] = {};
@@ -450,6 +458,10 @@ bool ArgsValidator::planTensorMap(int i) {
                   " bytes) is not a multiple of 16 bytes; TMA cannot "
                   "describe the tensor");
     a.global_strides[j - 1] = (uint64_t)bytes;
+    if (bytes == 0 && m.box[j] > 1 && aliased.empty())
+      aliased = n + ": " + stride + " with a box of " +
+                std::to_string(m.box[j]) + " along it: every copy of the " +
+                "box reads one row " + std::to_string(m.box[j]) + " times";
   }
   a.global_address = t.ptr;
   a.encode = 1;
@@ -635,7 +647,8 @@ bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
 }
 
 bool refusedByTma(const attn_kernel_desc &d, const attn_arg *args,
-                  size_t numArgs, int32_t smCount, std::string &why) {
+                  size_t numArgs, int32_t smCount, std::string &why,
+                  bool &preferred) {
   if (d.format_version != 3 || d.num_tensor_maps == 0)
     return false;
   std::string error;
@@ -643,7 +656,15 @@ bool refusedByTma(const attn_kernel_desc &d, const attn_arg *args,
     return false;
   attn_launch_plan_v2 plan;
   ArgsValidator validator(d, smCount, error);
-  if (validator.run(args, numArgs, plan) || !validator.refusedByTensorMap())
+  preferred = false;
+  if (validator.run(args, numArgs, plan)) {
+    if (validator.aliasedBox().empty())
+      return false;
+    why = validator.aliasedBox();
+    preferred = true;
+    return true;
+  }
+  if (!validator.refusedByTensorMap())
     return false;
   why = error;
   return true;

@@ -464,6 +464,22 @@ void testTmaFallback(const std::string &tmp) {
   // The next aligned launch runs the kernel again and clears the reason.
   expectLaunch(k, 300, {"k", 1, 98304}, true);
   CHECK(info(k, "last_fallback").empty(), "last_fallback cleared");
+  // k's rows broadcast (stride 0 along the box's 64 rows): TMA could copy
+  // it, but the fallback, which takes it, is preferred.
+  a = goodArgs(2, 8, 2, 100, 300);
+  a["k"].strides[2] = 0;
+  before = fake->launches;
+  CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                sizeof err) == 0 &&
+            fake->launches == before + 1 &&
+            std::string(fake->last_function) == "k__unstaged" &&
+            contains(info(k, "last_fallback"),
+                     "k.tensor_map: stride 0 of dim 2 with a box of 64 along "
+                     "it: every copy of the box reads one row 64 times"),
+        std::string("a k with broadcast rows runs the fallback: ") + err +
+            "; last_fallback " + info(k, "last_fallback"));
+  expectLaunch(k, 300, {"k", 1, 98304}, true);
+  a = goodArgs(2, 8, 2, 100, 300);
   // 2-byte aligned: refused by the map and by the fallback's align; the
   // message is the fallback's, and says that it is the fallback.
   a["k"].ptr = 0x2000000a;
@@ -483,6 +499,31 @@ void testTmaFallback(const std::string &tmp) {
         std::string("a launch refused for o: no fallback: ") + err);
   attn_kernel_unload(k);
   CHECK(nothingHeld(), "unload gives back the kernel's and the fallback's");
+
+  // A fallback that does not take the broadcast rows (k 32-byte aligned
+  // there, 16 here): the kernel itself runs, TMA copying the one row.
+  const std::string strict = tmp + "/lib-fallback-strict";
+  writeFallbackPair(strict);
+  Json fb32 = variantKernel("k__unstaged", 64, 40960);
+  fb32["buffers"][1]["align"] = 32;
+  writeKernel(strict, fb32);
+  k = load(strict, msg);
+  CHECK(k != nullptr, "a kernel with a 32-byte-aligned fallback loads: " + msg);
+  if (k) {
+    a = goodArgs(2, 8, 2, 100, 300);
+    a["k"].ptr += 16;
+    a["k"].strides[2] = 0;
+    before = fake->launches;
+    CHECK(attn_kernel_launch_args(k, a.list.data(), a.list.size(), nullptr, err,
+                                  sizeof err) == 0 &&
+              fake->launches == before + 1 &&
+              std::string(fake->last_function) == "k" &&
+              info(k, "last_fallback").empty(),
+          std::string("broadcast rows the fallback refuses: the kernel: ") +
+              err + "; ran " + fake->last_function);
+    attn_kernel_unload(k);
+  }
+  CHECK(nothingHeld(), "unload (strict fallback)");
 
   // Refused before the device: a missing fallback, one with another
   // interface, one with a fallback of its own.

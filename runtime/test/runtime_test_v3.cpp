@@ -504,6 +504,18 @@ void testPlan() {
             mapArgs(5, 0x60000000, {64, 10}, {144}, {64, 32},
                     ATTN_TMA_DATA_TYPE_FLOAT16, ATTN_TMA_SWIZZLE_128B),
             "v3 rank-2 map");
+  // Rows broadcast (stride 0 on a dim of extent 10, as attn.torch passes
+  // a key-padding mask): mapped with a zero stride, so every row of a box
+  // is copied from the one row; no TMA rule refuses it.
+  b = stridedArgs();
+  x.strides[0] = 0;
+  b.add("input", x);
+  CHECK(validate(in2, b, &plan, msg) == 0 && plan.num_tensor_maps == 4,
+        "v3 launch with an input's rows broadcast (stride 0): " + msg);
+  expectMap(plan, 3,
+            mapArgs(5, 0x60000000, {64, 10}, {0}, {64, 32},
+                    ATTN_TMA_DATA_TYPE_FLOAT16, ATTN_TMA_SWIZZLE_128B),
+            "v3 rank-2 map with a zero row stride");
 }
 
 void testTmaRules() {
@@ -750,27 +762,50 @@ void testTmaFallbackKey() {
 
   const attn_kernel_desc d = descOf(realV3());
   std::string why;
+  bool preferred = true;
   Args a = goodArgs();
-  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why),
+  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
+                               preferred),
         "refusedByTma: not for a launch that passes");
   a["k"].ptr += 8;
-  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why) &&
+  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
+                              preferred) &&
+            !preferred &&
             contains(why, "k.tensor_map: data pointer 0x20000008"),
         "refusedByTma: k's pointer 8-byte aligned: " + why);
   a = goodArgs();
   a["k"].strides[2] = 132;
   a["k"].strides[1] = 132 * 300;
   a["k"].strides[0] = 2 * 132 * 300;
-  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why) &&
+  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
+                              preferred) &&
             contains(why, "k.tensor_map: stride 132 of dim 2 (264 bytes)"),
         "refusedByTma: rows of 264 bytes: " + why);
+  // K's rows broadcast (stride 0 along the box's 64 rows): the launch
+  // passes, but the fallback is preferred, with the map and dim named.
+  a = goodArgs();
+  a["k"].strides[2] = 0;
+  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
+                              preferred) &&
+            preferred &&
+            contains(why, "k.tensor_map: stride 0 of dim 2 with a box of 64 "
+                          "along it"),
+        "refusedByTma: rows of a box that are one row (preferred): " + why);
+  // A zero stride along a dim the box does not span (K over the heads,
+  // box extent 1): TMA as usual.
+  a = goodArgs();
+  a["k"].strides[1] = 0;
+  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
+                               preferred),
+        "refusedByTma: a zero head stride (a box of one head) keeps TMA");
   a = goodArgs();
   a["o"].dtype = ATTN_BF16;
   a["k"].ptr += 8; // the type is checked first
-  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why),
+  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
+                               preferred),
         "refusedByTma: not for a launch refused before the tensor maps");
   CHECK(!attn_rt::refusedByTma(descOf(realV2()), goodArgs().list.data(),
-                               goodArgs().list.size(), 0, why),
+                               goodArgs().list.size(), 0, why, preferred),
         "refusedByTma: never for a kernel without tensor maps");
 }
 
