@@ -12,7 +12,8 @@ the prebuilt kernels of build_torch_artifacts.py:
    (attn's bias: full, [Nq, Nk], [B, 1] float32, a stride-0 expand, strided
    rows, with is_causal, a NaN), a boolean attn_mask (as a 0 / -inf bias;
    a row with no key gives 0), masks broadcast along rows or columns
-   (key-padding [Nk] and [B, 1, 1, Nk], [Nq, 1]), a softcap, ALiBi; a bias under
+   (key-padding [Nk] and [B, 1, 1, Nk], boolean and f16, rows aligned for
+   TMA or not; [Nq, 1]; a transposed mask), a softcap, ALiBi; a bias under
    torch.compile(fullgraph=True); the errors of calls with no fallback;
 2. fallbacks (a head dim with no kernel, a mask of another dtype, CPU tensors)
    are counted, and `disabled()` sends calls to SDPA;
@@ -197,6 +198,43 @@ for shape in ((nk,), (b, 1, 1, nk)):
     mask[..., 0] = True
     check_mod("boolean key-padding attn_mask %s" % (shape,), q, k, v,
               dict(bias=bool_bias(mask)), 1e-2, attn_mask=mask)
+# Key-padding masks (a row broadcast, written out for the kernel): at
+# Nk = 333 the rows are not 16-byte aligned (the TMA fallback), at Nk = 512
+# and 384 TMA copies the bias. The kernel that ran (its TMA fallback or
+# not) is recorded.
+def keypad(shape, dtype_mask, qq, kk, vv):
+    nq_, nk_ = qq.shape[2], kk.shape[2]
+    if dtype_mask == torch.bool:
+        mask = torch.rand(shape, device=dev) > 0.3
+        mask[..., 0] = True
+        ref_bias = bool_bias(mask)
+    else:
+        mask = torch.randn(shape, dtype=dtype_mask, device=dev) * 2
+        ref_bias = mask
+    view, form = at._bias_view(mask, qq.dtype, qq.shape[0], qq.shape[1], nq_, nk_)
+    check_mod("key-padding %s %s %s" % (str(dtype_mask)[6:], shape,
+                                        tuple(qq.shape[:3]) + (nk_,)),
+              qq, kk, vv, dict(bias=ref_bias), 1e-2, attn_mask=mask)
+    kern, _ = at._kernel(qq, kk, vv, "none", "-", 0, 0, 1.0 / math.sqrt(qq.shape[-1]),
+                         (form, at._DTYPES.get(view.dtype, "f32"), 0.0, False))
+    why = kern.info("last_fallback")
+    results["checks"][-1].update(view_strides=list(view.stride()), form=form,
+                                 ran=kern.info("last_variant"), fallback=why)
+
+
+for (b_, nq_, nk_) in ((2, 333, 333), (2, 256, 512), (1, 300, 384)):
+    qq = torch.randn(b_, hq, nq_, d, dtype=torch.float16, device=dev)
+    kk = torch.randn(b_, hq, nk_, d, dtype=torch.float16, device=dev)
+    vv = torch.randn_like(kk)
+    for shape in ((b_, 1, 1, nk_), (nk_,)):
+        keypad(shape, torch.bool, qq, kk, vv)
+    keypad((b_, 1, 1, nk_), torch.float16, qq, kk, vv)
+bias = torch.randn(b, 1, 1, nk, dtype=torch.float16, device=dev).expand(b, 1, nq, nk)
+check_mod("bias [B, 1, 1, Nk] expanded to Nq rows (stride 0)", q, k, v, dict(bias=bias),
+          1e-2, attn_mask=bias)
+bias = torch.randn(nk, nq, dtype=torch.float16, device=dev).t()
+check_mod("bias [Nq, Nk] transposed (innermost stride Nq: written out)", q, k, v,
+          dict(bias=bias), 1e-2, attn_mask=bias)
 bias = torch.randn(nk, dtype=torch.float16, device=dev) * 2
 check_mod("bias 1-D [Nk] float16", q, k, v, dict(bias=bias), 1e-2, attn_mask=bias)
 bias = torch.randn(b, 1, nq, 1, dtype=torch.float32, device=dev) * 2

@@ -15,9 +15,10 @@ mask and attn's bias: [B or 1, H or 1, Nq, Nk] or fewer leading
 dimensions, an extent of 1 (or a stride of 0) broadcasting, and combines
 with `is_causal` (SDPA refuses that pair). A mask broadcast along rows or
 columns (a key-padding mask [B, 1, 1, Nk]) is written out in full for the
-kernel, B or 1 x H or 1 x Nq x Nk elements. A boolean `attn_mask` of those
-shapes (True: the key takes part) becomes such a bias, 0 or -inf, as SDPA
-makes one for its kernels that take a bias; a query row with no key left
+kernel, B or 1 x H or 1 x Nq x Nk elements, in one pass. A boolean
+`attn_mask` of those shapes (True: the key takes part) becomes such a
+bias, 0 or -inf, as SDPA makes one for its kernels that take a bias; a
+query row with no key left
 gives O = 0 (and LSE = -inf), attn's convention for a row with nothing
 visible. `softcap=c` (c tanh(s / c), on
 the scaled scores) and `alibi_slopes` ([Hq] float32, FlashAttention's
@@ -367,10 +368,11 @@ torch.library.register_autograd("attn::attention", _no_backward)
 def _bias_view(mask, dtype, b, h, nq, nk):
     """SDPA's `attn_mask` as attn's bias: an additive mask (of q's `dtype`
     or float32) as a [B or 1, H or 1, Nq, Nk] view (a leading extent
-    broadcast by a stride of 0 taken as 1; a row or column broadcast,
-    by an extent of 1 or a stride of 0, written out in full), a boolean
-    one (True: the key takes part) as a new bias of q's `dtype`, 0 or
-    -inf, of that shape; with its broadcast form, or (None, why)."""
+    broadcast by a stride of 0 taken as 1; a row or column broadcast, by
+    an extent of 1 or a stride of 0, or columns that are not contiguous,
+    written out in full), a boolean one (True: the key takes part) as a
+    new bias of q's `dtype`, 0 or -inf, of that shape; with its broadcast
+    form, or (None, why)."""
     if mask.dtype not in (dtype, torch.float32, torch.bool):
         return None, "attn_mask of dtype %s" % mask.dtype
     if not 1 <= mask.dim() <= 4:
@@ -387,18 +389,28 @@ def _bias_view(mask, dtype, b, h, nq, nk):
     if m.shape[2] not in (1, nq) or m.shape[3] not in (1, nk):
         return None, "attn_mask of shape %s for [B, H, Nq, Nk] = %s" % (
             tuple(mask.shape), (b, h, nq, nk))
-    # A row or column of extent 1 broadcasts, as in SDPA (a key-padding
-    # mask [B, 1, 1, Nk]); attn's bias has no such form, so it is expanded
-    # and written out below, B or 1 x H or 1 x Nq x Nk elements.
-    m = m.expand(m.shape[0], m.shape[1], nq, nk)
+    # A row or column of extent 1 (or a stride of 0) broadcasts, as in SDPA
+    # (a key-padding mask [B, 1, 1, Nk]). The mask's own extents are turned
+    # into a bias first, then written out in full in one pass, B or 1 x H or
+    # 1 x Nq x Nk elements (zeros and masked_fill_ through the expanded
+    # mask cost 1.38 ms more at B = 1, N = 16384; keypad_time.py on an H100,
+    # fifty-first session). A view with a row stride of 0 read by the
+    # kernel's TMA fallback ran faster still but has not run through this
+    # function (bench/device/probes/session51-keypad-view.patch).
+    rows = m.shape[2] == 1 or m.stride(2) == 0
+    cols = m.shape[3] == 1 or m.stride(3) == 0
+    if rows:
+        m = m.narrow(2, 0, 1)
+    if cols:
+        m = m.narrow(3, 0, 1)
     if m.dtype == torch.bool:
         # What SDPA does with a boolean mask for its kernels that take a
-        # bias (the memory-efficient and cuDNN ones): one tensor of the
-        # mask's leading extents (B or 1, H or 1) by Nq x Nk, written each
-        # call.
-        m = torch.zeros(m.shape, dtype=dtype, device=m.device).masked_fill_(
-            m.logical_not(), float("-inf"))
-    elif 0 in (m.stride(2), m.stride(3)):  # broadcast along a row or column
+        # bias (the memory-efficient and cuDNN ones): a tensor of q's dtype,
+        # 0 where the key takes part and -inf where not, written each call.
+        m = torch.where(m, torch.zeros((), dtype=dtype, device=m.device),
+                        torch.full((), float("-inf"), dtype=dtype, device=m.device))
+    m = m.expand(m.shape[0], m.shape[1], nq, nk)
+    if (rows and nq > 1) or (cols and nk > 1) or (nk > 1 and m.stride(3) != 1):
         m = m.contiguous()
     form = next(f for f, ext in BIAS_FORMS.items() if ext == tuple(lead))
     return m, form

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""What a key-padding mask costs through attn.torch (fifty-first session:
-a view with a row stride of 0, which the runtime sends to the kernel's
-TMA fallback), against the earlier path (written out: zeros, then
+"""What a key-padding mask costs through attn.torch (as the tree has it:
+written out in one pass, or with session51-keypad-view.patch a view with
+a row stride of 0, which the runtime sends to the kernel's TMA fallback),
+against the earlier path (written out: zeros, then
 masked_fill_ with the expanded mask), against the kernel on a bias
 written out beforehand, against the fallback loaded alone, against no
 mask, and against SDPA's backends given the same boolean mask; f16,
@@ -80,8 +81,8 @@ for B, N in ((4, 4096), (1, 16384)):
     variants = {
         "attn keypad row-stride-0 view, unstaged kernel (loaded alone)": unstaged_view,
         "attn none": lambda: at.attention(q, k, v),
-        "attn keypad bool (row stride 0, runtime picks)": lambda: at.attention(q, k, v, attn_mask=mask),
-        "attn keypad f16 bias [B,1,1,N] (row stride 0, runtime picks)": lambda: at.attention(q, k, v, attn_mask=bias_row),
+        "attn keypad bool (attn.torch)": lambda: at.attention(q, k, v, attn_mask=mask),
+        "attn keypad f16 bias [B,1,1,N] (attn.torch)": lambda: at.attention(q, k, v, attn_mask=bias_row),
         "attn full bias [B,1,N,N] prebuilt (kernel only)": lambda: at.attention(q, k, v, attn_mask=full),
         "attn old path (written out + kernel)": old_path,
         "sdpa default, bool mask": lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
