@@ -491,31 +491,26 @@ void testPlan() {
             plan.tensor_maps[2].global_strides[2] == 500 * 192 * 4,
         "v3 f32 maps: 4-byte elements: " + msg);
 
-  // A rank-2 tensor: one stride, nothing past it.
+  // A rank-2 tensor: one stride, nothing past it. With rows broadcast
+  // (stride 0 on a dim of extent 10: a bias broadcast over its rows) it is
+  // mapped with a zero stride, every row of a box copied from the one row;
+  // no TMA rule refuses it (the runtime prefers a fallback: refusedByTma).
   const attn_kernel_desc in2 = descOf(withExtraBuffer(
       buffer({"input"}, "f16", 2, {-1, 64}, "read", 16), {64, 32}, 128));
-  b = stridedArgs();
-  attn_tensor x = contiguous(0x60000000, {10, 64}, ATTN_F16);
-  x.strides[0] = 72;
-  b.add("input", x);
-  CHECK(validate(in2, b, &plan, msg) == 0 && plan.num_tensor_maps == 4,
-        "v3 launch with a rank-2 input's map: " + msg);
-  expectMap(plan, 3,
-            mapArgs(5, 0x60000000, {64, 10}, {144}, {64, 32},
-                    ATTN_TMA_DATA_TYPE_FLOAT16, ATTN_TMA_SWIZZLE_128B),
-            "v3 rank-2 map");
-  // Rows broadcast (stride 0 on a dim of extent 10, as attn.torch passes
-  // a key-padding mask): mapped with a zero stride, so every row of a box
-  // is copied from the one row; no TMA rule refuses it.
-  b = stridedArgs();
-  x.strides[0] = 0;
-  b.add("input", x);
-  CHECK(validate(in2, b, &plan, msg) == 0 && plan.num_tensor_maps == 4,
-        "v3 launch with an input's rows broadcast (stride 0): " + msg);
-  expectMap(plan, 3,
-            mapArgs(5, 0x60000000, {64, 10}, {0}, {64, 32},
-                    ATTN_TMA_DATA_TYPE_FLOAT16, ATTN_TMA_SWIZZLE_128B),
-            "v3 rank-2 map with a zero row stride");
+  for (int64_t rowStride : {72, 0}) {
+    b = stridedArgs();
+    attn_tensor x = contiguous(0x60000000, {10, 64}, ATTN_F16);
+    x.strides[0] = rowStride;
+    b.add("input", x);
+    std::string what = "v3 rank-2 map, row stride " + std::to_string(rowStride);
+    CHECK(validate(in2, b, &plan, msg) == 0 && plan.num_tensor_maps == 4,
+          what + ": " + msg);
+    expectMap(plan, 3,
+              mapArgs(5, 0x60000000, {64, 10}, {(uint64_t)rowStride * 2},
+                      {64, 32}, ATTN_TMA_DATA_TYPE_FLOAT16,
+                      ATTN_TMA_SWIZZLE_128B),
+              what);
+  }
 }
 
 void testTmaRules() {
