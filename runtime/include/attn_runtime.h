@@ -64,7 +64,10 @@
  * fallback of its own) that a launch runs instead where one of the
  * kernel's tensor maps cannot describe its argument (a pointer or a stride
  * that is not a multiple of 16 bytes: a bias of Nk % 8 != 0 16-bit keys
- * that the kernel copies with TMA, say). attn_kernel_load loads it with
+ * that the kernel copies with TMA, say), and, where it takes the launch,
+ * where a map's box would copy one row many times (a zero stride along a
+ * dim the box spans: a bias broadcast over its query rows; its loads read
+ * that faster than TMA, runtime/README.md). attn_kernel_load loads it with
  * the kernel (and each dispatch variant's with that variant);
  * attn_kernel_info's last_variant then names it and last_fallback says
  * why. Arguments that the fallback cannot take either are refused with
