@@ -392,9 +392,9 @@ def _bias_view(mask, dtype, b, h, nq, nk):
     # A row or column of extent 1 (or a stride of 0) broadcasts, as in SDPA
     # (a key-padding mask [B, 1, 1, Nk]). The mask's own extents are turned
     # into a bias first, then written out in full in one pass, B or 1 x H or
-    # 1 x Nq x Nk elements (zeros and masked_fill_ through the expanded
-    # mask cost 1.38 ms more at B = 1, N = 16384; keypad_time.py on an H100,
-    # fifty-first session). A view with a row stride of 0 read by the
+    # 1 x Nq x Nk elements (the earlier zeros and masked_fill_ through the
+    # expanded mask cost 0.83 ms over the kernel at B = 1, N = 16384, one
+    # pass 0.58; keypad_time.py on an H100, fifty-first session). A view with a row stride of 0 read by the
     # kernel's TMA fallback ran faster still but has not run through this
     # function (bench/device/probes/session51-keypad-view.patch).
     rows = m.shape[2] == 1 or m.stride(2) == 0

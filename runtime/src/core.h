@@ -94,9 +94,9 @@ bool readTmaFallback(const std::string &dir, const attn_kernel_desc &main,
 /// `preferred` true: the fallback runs only where it takes the launch).
 /// False for a launch that passes otherwise or that is refused for
 /// anything else (validate_args.cpp).
-bool refusedByTma(const attn_kernel_desc &desc, const attn_arg *args,
-                  size_t numArgs, int32_t smCount, std::string &why,
-                  bool &preferred);
+bool wantsTmaFallback(const attn_kernel_desc &desc, const attn_arg *args,
+                      size_t numArgs, int32_t smCount, std::string &why,
+                      bool &preferred);
 
 /// The extent that picks a variant: size 2 of the first "k" argument, or -1
 /// when there is none of rank >= 3 or it is negative.

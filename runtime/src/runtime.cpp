@@ -746,8 +746,9 @@ int dispatchV2(attn_kernel &k, const char *fn, const attn_arg *args,
   // one row many times, the fallback runs if it takes the launch.
   std::string why;
   bool preferred = false;
-  bool fellBack = run->fallback && refusedByTma(run->desc, args, numArgs,
-                                                run->smCount, why, preferred);
+  bool fellBack =
+      run->fallback &&
+      wantsTmaFallback(run->desc, args, numArgs, run->smCount, why, preferred);
   if (fellBack && preferred) {
     attn_launch_plan_v2 plan;
     std::string unused;

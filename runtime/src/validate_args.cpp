@@ -646,9 +646,10 @@ bool validateArgs(const attn_kernel_desc &d, const attn_arg *args,
          ArgsValidator(d, smCount, error).run(args, numArgs, plan);
 }
 
-bool refusedByTma(const attn_kernel_desc &d, const attn_arg *args,
-                  size_t numArgs, int32_t smCount, std::string &why,
-                  bool &preferred) {
+bool wantsTmaFallback(const attn_kernel_desc &d, const attn_arg *args,
+                      size_t numArgs, int32_t smCount, std::string &why,
+                      bool &preferred) {
+  preferred = false;
   if (d.format_version != 3 || d.num_tensor_maps == 0)
     return false;
   std::string error;
@@ -656,7 +657,6 @@ bool refusedByTma(const attn_kernel_desc &d, const attn_arg *args,
     return false;
   attn_launch_plan_v2 plan;
   ArgsValidator validator(d, smCount, error);
-  preferred = false;
   if (validator.run(args, numArgs, plan)) {
     if (validator.aliasedBox().empty())
       return false;

@@ -494,7 +494,7 @@ void testPlan() {
   // A rank-2 tensor: one stride, nothing past it. With rows broadcast
   // (stride 0 on a dim of extent 10: a bias broadcast over its rows) it is
   // mapped with a zero stride, every row of a box copied from the one row;
-  // no TMA rule refuses it (the runtime prefers a fallback: refusedByTma).
+  // no TMA rule refuses it (the runtime prefers a fallback: wantsTmaFallback).
   const attn_kernel_desc in2 = descOf(withExtraBuffer(
       buffer({"input"}, "f16", 2, {-1, 64}, "read", 16), {64, 32}, 128));
   for (int64_t rowStride : {72, 0}) {
@@ -712,7 +712,7 @@ void testStructLayout() {
 } // namespace
 
 /// "tma_fallback": the key's rules, and which refusals it falls back from
-/// (refusedByTma: a tensor map's, not another check's).
+/// (wantsTmaFallback: a tensor map's, not another check's).
 void testTmaFallbackKey() {
   Json j = realV3();
   j["tma_fallback"] = "k__unstaged";
@@ -759,49 +759,49 @@ void testTmaFallbackKey() {
   std::string why;
   bool preferred = true;
   Args a = goodArgs();
-  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
-                               preferred),
-        "refusedByTma: not for a launch that passes");
+  CHECK(!attn_rt::wantsTmaFallback(d, a.list.data(), a.list.size(), 0, why,
+                                   preferred),
+        "wantsTmaFallback: not for a launch that passes");
   a["k"].ptr += 8;
-  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
-                              preferred) &&
+  CHECK(attn_rt::wantsTmaFallback(d, a.list.data(), a.list.size(), 0, why,
+                                  preferred) &&
             !preferred &&
             contains(why, "k.tensor_map: data pointer 0x20000008"),
-        "refusedByTma: k's pointer 8-byte aligned: " + why);
+        "wantsTmaFallback: k's pointer 8-byte aligned: " + why);
   a = goodArgs();
   a["k"].strides[2] = 132;
   a["k"].strides[1] = 132 * 300;
   a["k"].strides[0] = 2 * 132 * 300;
-  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
-                              preferred) &&
+  CHECK(attn_rt::wantsTmaFallback(d, a.list.data(), a.list.size(), 0, why,
+                                  preferred) &&
             contains(why, "k.tensor_map: stride 132 of dim 2 (264 bytes)"),
-        "refusedByTma: rows of 264 bytes: " + why);
+        "wantsTmaFallback: rows of 264 bytes: " + why);
   // K's rows broadcast (stride 0 along the box's 64 rows): the launch
   // passes, but the fallback is preferred, with the map and dim named.
   a = goodArgs();
   a["k"].strides[2] = 0;
-  CHECK(attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
-                              preferred) &&
+  CHECK(attn_rt::wantsTmaFallback(d, a.list.data(), a.list.size(), 0, why,
+                                  preferred) &&
             preferred &&
             contains(why, "k.tensor_map: stride 0 of dim 2 with a box of 64 "
                           "along it"),
-        "refusedByTma: rows of a box that are one row (preferred): " + why);
+        "wantsTmaFallback: rows of a box that are one row (preferred): " + why);
   // A zero stride along a dim the box does not span (K over the heads,
   // box extent 1): TMA as usual.
   a = goodArgs();
   a["k"].strides[1] = 0;
-  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
-                               preferred),
-        "refusedByTma: a zero head stride (a box of one head) keeps TMA");
+  CHECK(!attn_rt::wantsTmaFallback(d, a.list.data(), a.list.size(), 0, why,
+                                   preferred),
+        "wantsTmaFallback: a zero head stride (a box of one head) keeps TMA");
   a = goodArgs();
   a["o"].dtype = ATTN_BF16;
   a["k"].ptr += 8; // the type is checked first
-  CHECK(!attn_rt::refusedByTma(d, a.list.data(), a.list.size(), 0, why,
-                               preferred),
-        "refusedByTma: not for a launch refused before the tensor maps");
-  CHECK(!attn_rt::refusedByTma(descOf(realV2()), goodArgs().list.data(),
-                               goodArgs().list.size(), 0, why, preferred),
-        "refusedByTma: never for a kernel without tensor maps");
+  CHECK(!attn_rt::wantsTmaFallback(d, a.list.data(), a.list.size(), 0, why,
+                                   preferred),
+        "wantsTmaFallback: not for a launch refused before the tensor maps");
+  CHECK(!attn_rt::wantsTmaFallback(descOf(realV2()), goodArgs().list.data(),
+                                   goodArgs().list.size(), 0, why, preferred),
+        "wantsTmaFallback: never for a kernel without tensor maps");
 }
 
 void testFormatVersion3() {
